@@ -1,0 +1,33 @@
+package io.github.lettucetuning.autoconfigure;
+
+import io.github.lettucetuning.autoconfigure.connection.LettuceTuningConnectionConfiguration;
+import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
+import io.lettuce.core.RedisClient;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Auto-configuration of a tuned Lettuce client: tuned
+ * client resources and a connection factory whose plain commands share native
+ * connections while dedicated work uses a bounded pool.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+@AutoConfiguration(before = DataRedisAutoConfiguration.class)
+@ConditionalOnClass({ RedisClient.class, LettuceConnectionFactory.class, DataRedisProperties.class })
+@ConditionalOnBooleanProperty(name = "lettuce.tuning.enabled", matchIfMissing = true)
+@ConditionalOnProperty(name = "spring.data.redis.client-type", havingValue = "lettuce", matchIfMissing = true)
+@EnableConfigurationProperties({ LettuceTuningProperties.class, DataRedisProperties.class })
+@Import({ LettuceTuningResourcesConfiguration.class, LettuceTuningConnectionConfiguration.class })
+public final class LettuceTuningAutoConfiguration {
+
+}

@@ -1,0 +1,105 @@
+package io.github.lettucetuning.autoconfigure.connection;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.SharedConnectionCount;
+import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
+import io.github.lettucetuning.connection.ConnectionMode;
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.lettuce.core.resource.ClientResources;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.thread.Threading;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.data.redis.connection.RedisConfiguration.ClusterConfiguration;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Publishes a {@link LettuceTuningConnectionFactory} in place of Spring Boot's factory,
+ * built from Boot's connection details, {@code spring.data.redis.*} properties and every
+ * Boot customizer bean.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+@Configuration(proxyBeanMethods = false)
+public final class LettuceTuningConnectionConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(RedisConnectionFactory.class)
+	LettuceTuningConnectionFactory redisConnectionFactory(LettuceTuningProperties tuning,
+			DataRedisProperties properties, DataRedisConnectionDetails connectionDetails, ClientResources clientResources,
+			Environment environment, ResourceLoader resourceLoader,
+			ObjectProvider<RedisStandaloneConfiguration> standalone,
+			ObjectProvider<RedisSentinelConfiguration> sentinel, ObjectProvider<RedisClusterConfiguration> cluster,
+			ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
+			ObjectProvider<LettuceClientOptionsBuilderCustomizer> optionsCustomizers,
+			ObjectProvider<LettuceClientConfigurationBuilderCustomizer> configurationCustomizers) {
+		RedisConfiguration configuration = new RedisTopology(properties, connectionDetails).resolve(standalone,
+				sentinel, cluster, masterReplica);
+		LettuceClientConfiguration clientConfiguration = new LettuceClientConfigurationMapper(properties,
+				connectionDetails.getSslBundle(), environment.getProperty("spring.application.name"))
+			.map(configuration instanceof ClusterConfiguration, clientResources, optionsCustomizers,
+					configurationCustomizers);
+		LettuceTuningConnectionFactory factory = new LettuceTuningConnectionFactory(configuration,
+				clientConfiguration, tuning.getConnection().getMode(), SharedConnectionCount.of(tuning),
+				tuning.getConnection().getMulti().getSelection());
+		configureDedicatedConnections(factory, tuning, properties.getLettuce().getPool(),
+				ClassUtils.isPresent("org.apache.commons.pool2.ObjectPool", resourceLoader.getClassLoader()));
+		factory.setEagerInitialization(tuning.getConnection().isEagerInitialization());
+		if (Threading.VIRTUAL.isActive(environment)) {
+			factory.setExecutor(virtualThreadExecutor());
+		}
+		return factory;
+	}
+
+	private void configureDedicatedConnections(LettuceTuningConnectionFactory factory, LettuceTuningProperties tuning,
+			DataRedisProperties.Pool pool, boolean commonsPool2Present) {
+		boolean poolEnabled = (pool.getEnabled() != null) ? pool.getEnabled() : commonsPool2Present;
+		if (tuning.getConnection().getMode() == ConnectionMode.POOLED && !commonsPool2Present) {
+			throw new InvalidTuningPropertyException("lettuce.tuning.connection.mode", "pooled",
+					"the pooled mode needs commons-pool2, which is not on the classpath",
+					"Add the dependency org.apache.commons:commons-pool2, or set lettuce.tuning.connection.mode "
+							+ "to 'shared' (the recommended default) or 'multi'.");
+		}
+		if (tuning.getConnection().getMode() == ConnectionMode.POOLED && !poolEnabled) {
+			throw new InvalidTuningPropertyException("lettuce.tuning.connection.mode", "pooled",
+					"the pooled mode needs the connection pool, which spring.data.redis.lettuce.pool.enabled=false "
+							+ "switches off",
+					"Remove spring.data.redis.lettuce.pool.enabled=false, or set lettuce.tuning.connection.mode "
+							+ "to 'shared' (the recommended default) or 'multi'.");
+		}
+		if (poolEnabled) {
+			if (!commonsPool2Present) {
+				throw new InvalidTuningPropertyException("spring.data.redis.lettuce.pool.enabled", true,
+						"the pool needs commons-pool2, which is not on the classpath",
+						"Add the dependency org.apache.commons:commons-pool2, or remove "
+								+ "spring.data.redis.lettuce.pool.enabled=true.");
+			}
+			factory.setDedicatedConnections(DedicatedPoolFactory.create(pool, tuning.getPool()));
+			factory.setPrewarmDedicatedConnections(tuning.getPool().isPrewarm());
+		}
+	}
+
+	private static SimpleAsyncTaskExecutor virtualThreadExecutor() {
+		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("redis-");
+		executor.setVirtualThreads(true);
+		return executor;
+	}
+
+}

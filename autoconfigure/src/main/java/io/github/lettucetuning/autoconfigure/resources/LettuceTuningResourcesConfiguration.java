@@ -1,0 +1,45 @@
+package io.github.lettucetuning.autoconfigure.resources;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+
+/**
+ * Publishes the Lettuce {@link ClientResources} in place of Spring Boot's, built with
+ * every {@link ClientResourcesBuilderCustomizer} (ours first, so the user's win) and
+ * shut down with the context.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+@Configuration(proxyBeanMethods = false)
+public final class LettuceTuningResourcesConfiguration {
+
+	/**
+	 * The order of lettuce-tuning's own resource customizer: early, so that customizers
+	 * without an order, the usual case for the user's, run after it.
+	 */
+	public static final int CUSTOMIZER_ORDER = 0;
+
+	@Bean
+	@Order(CUSTOMIZER_ORDER)
+	ThreadsClientResourcesBuilderCustomizer lettuceTuningThreadsCustomizer(LettuceTuningProperties properties) {
+		return new ThreadsClientResourcesBuilderCustomizer(properties);
+	}
+
+	@Bean(destroyMethod = "shutdown")
+	@ConditionalOnMissingBean(ClientResources.class)
+	DefaultClientResources lettuceClientResources(ObjectProvider<ClientResourcesBuilderCustomizer> customizers) {
+		DefaultClientResources.Builder builder = DefaultClientResources.builder();
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
+	}
+
+}

@@ -1,0 +1,222 @@
+package io.github.lettucetuning.connection;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.support.AsyncConnectionPoolSupport;
+import io.lettuce.core.support.AsyncPool;
+import io.lettuce.core.support.BoundedPoolConfig;
+import io.lettuce.core.support.CommonsPool2ConfigConverter;
+import io.lettuce.core.support.ConnectionPoolSupport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.PoolException;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
+
+/**
+ * A bounded pool of dedicated connections: the ones a caller holds alone for a
+ * transaction, a blocking command, Pub/Sub or a pipelining session. One commons-pool2
+ * pool per connection type (and a Lettuce {@link AsyncPool} for asynchronous borrows),
+ * each waiting at most {@code maxWait} when exhausted.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+public final class DedicatedConnectionPool implements LettuceConnectionProvider, LettuceConnectionProvider.TargetAware,
+		DisposableBean {
+
+	private static final Log logger = LogFactory.getLog(DedicatedConnectionPool.class);
+
+	private final LettuceConnectionProvider target;
+
+	private final GenericObjectPoolConfig<StatefulConnection<?, ?>> config;
+
+	private final BoundedPoolConfig asyncConfig;
+
+	private final Map<Class<?>, GenericObjectPool<StatefulConnection<?, ?>>> pools = new ConcurrentHashMap<>();
+
+	private final Map<Class<?>, AsyncPool<StatefulConnection<?, ?>>> asyncPools = new ConcurrentHashMap<>();
+
+	private final Map<StatefulConnection<?, ?>, GenericObjectPool<StatefulConnection<?, ?>>> borrowed = new ConcurrentHashMap<>();
+
+	private final Map<StatefulConnection<?, ?>, AsyncPool<StatefulConnection<?, ?>>> borrowedAsync = new ConcurrentHashMap<>();
+
+	/**
+	 * Create a pool.
+	 * @param target the provider that opens new connections
+	 * @param config the pool configuration; its max wait must be positive
+	 */
+	public DedicatedConnectionPool(LettuceConnectionProvider target,
+			GenericObjectPoolConfig<StatefulConnection<?, ?>> config) {
+		if (config.getMaxWaitDuration().isNegative() || config.getMaxWaitDuration().isZero()) {
+			throw new IllegalArgumentException(
+					"maxWait must be positive so that no caller waits forever, was " + config.getMaxWaitDuration());
+		}
+		this.target = target;
+		this.config = config;
+		this.asyncConfig = CommonsPool2ConfigConverter.bounded(config);
+	}
+
+	@Override
+	public <T extends StatefulConnection<?, ?>> T getConnection(Class<T> connectionType) {
+		GenericObjectPool<StatefulConnection<?, ?>> pool = pool(connectionType);
+		try {
+			StatefulConnection<?, ?> connection = pool.borrowObject();
+			this.borrowed.put(connection, pool);
+			return connectionType.cast(connection);
+		}
+		catch (NoSuchElementException ex) {
+			throw exhausted(pool, ex);
+		}
+		catch (Exception ex) {
+			throw new PoolException("Could not get a dedicated Redis connection from the pool", ex);
+		}
+	}
+
+	private PoolException exhausted(GenericObjectPool<?> pool, Exception cause) {
+		return new PoolException(("Timed out after %dms waiting for a dedicated Redis connection: all %d are in use. "
+				+ "Raise spring.data.redis.lettuce.pool.max-active, or lettuce.tuning.pool.max-wait to wait longer")
+			.formatted(pool.getMaxWaitDuration().toMillis(), pool.getMaxTotal()), cause);
+	}
+
+	@Override
+	public <T extends StatefulConnection<?, ?>> CompletionStage<T> getConnectionAsync(Class<T> connectionType) {
+		AsyncPool<StatefulConnection<?, ?>> pool = this.asyncPools.computeIfAbsent(connectionType,
+				(type) -> AsyncConnectionPoolSupport.createBoundedObjectPool(
+						() -> this.target.getConnectionAsync(connectionType).thenApply(connectionType::cast),
+						this.asyncConfig, false));
+		return pool.acquire().thenApply((connection) -> {
+			this.borrowedAsync.put(connection, pool);
+			return connectionType.cast(connection);
+		});
+	}
+
+	@Override
+	public <T extends StatefulConnection<?, ?>> T getConnection(Class<T> connectionType, RedisURI redisURI) {
+		return targetAware().getConnection(connectionType, redisURI);
+	}
+
+	@Override
+	public <T extends StatefulConnection<?, ?>> CompletionStage<T> getConnectionAsync(Class<T> connectionType,
+			RedisURI redisURI) {
+		return targetAware().getConnectionAsync(connectionType, redisURI);
+	}
+
+	// Connections to a given node (Sentinel, cluster node) are one-offs: they bypass the pool.
+	private TargetAware targetAware() {
+		if (this.target instanceof TargetAware targetAware) {
+			return targetAware;
+		}
+		throw new UnsupportedOperationException(this.target.getClass().getName() + " cannot connect to a given node");
+	}
+
+	@Override
+	public void release(StatefulConnection<?, ?> connection) {
+		GenericObjectPool<StatefulConnection<?, ?>> pool = this.borrowed.remove(connection);
+		if (pool != null) {
+			discardTransaction(connection);
+			pool.returnObject(connection);
+			return;
+		}
+		AsyncPool<StatefulConnection<?, ?>> asyncPool = this.borrowedAsync.remove(connection);
+		if (asyncPool != null) {
+			discardTransaction(connection);
+			asyncPool.release(connection).join();
+			return;
+		}
+		this.target.release(connection);
+	}
+
+	@Override
+	public CompletableFuture<Void> releaseAsync(StatefulConnection<?, ?> connection) {
+		AsyncPool<StatefulConnection<?, ?>> asyncPool = this.borrowedAsync.remove(connection);
+		if (asyncPool != null) {
+			discardTransaction(connection);
+			return asyncPool.release(connection);
+		}
+		release(connection);
+		return CompletableFuture.completedFuture(null);
+	}
+
+	// A connection must not go back to the pool inside a MULTI its borrower left open.
+	private static void discardTransaction(StatefulConnection<?, ?> connection) {
+		if (connection instanceof StatefulRedisConnection<?, ?> redisConnection && redisConnection.isMulti()) {
+			redisConnection.async().discard();
+		}
+	}
+
+	/**
+	 * Open the configured minimum of idle connections of the given type now, instead of
+	 * on first use.
+	 * @param connectionType the type of connection the callers borrow
+	 */
+	public void prewarm(Class<?> connectionType) {
+		try {
+			pool(connectionType).preparePool();
+		}
+		catch (Exception ex) {
+			logger.warn("Could not prewarm the dedicated Redis connection pool; it fills on first use instead", ex);
+		}
+	}
+
+	/**
+	 * Return the pools opened so far, by connection type: for metrics and health.
+	 * @return the synchronous pools
+	 */
+	public Map<Class<?>, GenericObjectPool<StatefulConnection<?, ?>>> pools() {
+		return Map.copyOf(this.pools);
+	}
+
+	/**
+	 * Return the number of connections currently borrowed from this pool.
+	 * @return the active count
+	 */
+	public int borrowedCount() {
+		return this.borrowed.size() + this.borrowedAsync.size();
+	}
+
+	private GenericObjectPool<StatefulConnection<?, ?>> pool(Class<?> connectionType) {
+		Class<StatefulConnection<?, ?>> type = connectionClass(connectionType);
+		return this.pools.computeIfAbsent(connectionType, (key) -> ConnectionPoolSupport
+			.createGenericObjectPool(() -> this.target.getConnection(type), this.config, false));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Class<StatefulConnection<?, ?>> connectionClass(Class<?> connectionType) {
+		if (!StatefulConnection.class.isAssignableFrom(connectionType)) {
+			throw new IllegalArgumentException(connectionType.getName() + " is not a StatefulConnection");
+		}
+		return (Class<StatefulConnection<?, ?>>) connectionType;
+	}
+
+	@Override
+	public void destroy() {
+		if (!this.borrowed.isEmpty() || !this.borrowedAsync.isEmpty()) {
+			logger.warn("Closing the dedicated Redis connection pool while " + borrowedCount()
+					+ " connections are still borrowed");
+		}
+		this.borrowed.forEach((connection, pool) -> pool.returnObject(connection));
+		this.borrowed.clear();
+		List<CompletableFuture<Void>> closing = new ArrayList<>();
+		this.borrowedAsync.forEach((connection, pool) -> closing.add(pool.release(connection)));
+		this.borrowedAsync.clear();
+		this.pools.values().forEach(GenericObjectPool::close);
+		this.pools.clear();
+		this.asyncPools.values().forEach((pool) -> closing.add(pool.closeAsync()));
+		this.asyncPools.clear();
+		CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).exceptionally((ex) -> null).join();
+	}
+
+}

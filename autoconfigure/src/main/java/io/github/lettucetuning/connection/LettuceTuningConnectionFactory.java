@@ -1,0 +1,359 @@
+package io.github.lettucetuning.connection;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.ClusterCommandExecutor;
+import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClusterConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
+
+/**
+ * A {@link LettuceConnectionFactory} whose plain commands go over a
+ * {@link SharedConnectionSet} opened straight from the client (one member in
+ * {@link ConnectionMode#SHARED shared} mode, several in {@link ConnectionMode#MULTI
+ * multi} mode), picked without a lock, while dedicated work borrows from a separate
+ * provider, usually a bounded {@link DedicatedConnectionPool}. In
+ * {@link ConnectionMode#POOLED pooled} mode every operation borrows a dedicated
+ * connection.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
+
+	private final ConnectionMode mode;
+
+	private final int connections;
+
+	private final SelectionPolicy selectionPolicy;
+
+	private @Nullable DedicatedConnectionProviderFactory dedicatedConnections;
+
+	private boolean prewarmDedicatedConnections;
+
+	private PipeliningFlushPolicy pipeliningFlushPolicy = PipeliningFlushPolicy.flushEachCommand();
+
+	private volatile @Nullable SharedConnectionSet imperativeConnections;
+
+	private volatile @Nullable SharedConnectionSet reactiveConnections;
+
+	private volatile @Nullable LettuceConnectionProvider imperativeDedicated;
+
+	/**
+	 * Create a factory.
+	 * @param configuration where Redis is: standalone, Sentinel, cluster or static
+	 * master/replica
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		super(configuration, clientConfiguration);
+		if (connections < 1 || (mode != ConnectionMode.MULTI && connections != 1)) {
+			throw new IllegalArgumentException("Mode " + mode + " cannot use " + connections + " shared connections");
+		}
+		this.mode = mode;
+		this.connections = connections;
+		this.selectionPolicy = selectionPolicy;
+		setShareNativeConnection(mode != ConnectionMode.POOLED);
+	}
+
+	/**
+	 * Set what provides dedicated connections. Without one, each dedicated connection is
+	 * opened for its use and closed afterwards.
+	 * @param dedicatedConnections the factory of the dedicated-connection provider
+	 */
+	public void setDedicatedConnections(DedicatedConnectionProviderFactory dedicatedConnections) {
+		this.dedicatedConnections = dedicatedConnections;
+	}
+
+	/**
+	 * Set whether to open the dedicated pool's minimum of idle connections at start.
+	 * @param prewarm whether to prewarm the pool
+	 */
+	public void setPrewarmDedicatedConnections(boolean prewarm) {
+		this.prewarmDedicatedConnections = prewarm;
+	}
+
+	@Override
+	public void setPipeliningFlushPolicy(PipeliningFlushPolicy pipeliningFlushPolicy) {
+		super.setPipeliningFlushPolicy(pipeliningFlushPolicy);
+		this.pipeliningFlushPolicy = pipeliningFlushPolicy;
+	}
+
+	/**
+	 * Return the connection mode.
+	 * @return the mode
+	 */
+	public ConnectionMode getMode() {
+		return this.mode;
+	}
+
+	/**
+	 * Return the policy that picks a shared connection.
+	 * @return the selection policy
+	 */
+	public SelectionPolicy getSelectionPolicy() {
+		return this.selectionPolicy;
+	}
+
+	/**
+	 * Return the configured number of shared connections of the imperative API.
+	 * @return the size of the shared connection set
+	 */
+	public int getSharedConnectionCount() {
+		return this.connections;
+	}
+
+	/**
+	 * Return the shared connections of the imperative API opened so far.
+	 * @return the open shared connections
+	 */
+	public List<StatefulConnection<?, ?>> getSharedConnections() {
+		SharedConnectionSet set = this.imperativeConnections;
+		return (set != null) ? set.connections() : List.of();
+	}
+
+	/**
+	 * Return the provider of dedicated connections of the imperative API, once started.
+	 * @return the dedicated connection provider, or {@code null} before start
+	 */
+	public @Nullable LettuceConnectionProvider getDedicatedConnectionProvider() {
+		return this.imperativeDedicated;
+	}
+
+	@Override
+	public void start() {
+		super.start();
+		if (this.prewarmDedicatedConnections && this.dedicatedConnections != null
+				&& this.imperativeDedicated instanceof DedicatedConnectionPool pool) {
+			pool.prewarm(isClusterAware() ? StatefulRedisClusterConnection.class : StatefulConnection.class);
+		}
+	}
+
+	@Override
+	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
+		LettuceConnectionProvider raw = super.doCreateConnectionProvider(client, codec);
+		boolean imperative = codec instanceof ByteArrayCodec;
+		SharedConnectionSet set = new SharedConnectionSet(raw, this.connections, this.selectionPolicy,
+				this::translate);
+		LettuceConnectionProvider dedicated = (this.dedicatedConnections != null)
+				? this.dedicatedConnections.create(raw) : raw;
+		if (imperative) {
+			this.imperativeConnections = set;
+			this.imperativeDedicated = dedicated;
+		}
+		else {
+			this.reactiveConnections = set;
+		}
+		return dedicated;
+	}
+
+	private RuntimeException translate(RuntimeException ex) {
+		DataAccessException translated = translateExceptionIfPossible(ex);
+		return (translated != null) ? translated : ex;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	protected @Nullable StatefulRedisConnection<byte[], byte[]> getSharedConnection() {
+		SharedConnectionSet set = this.imperativeConnections;
+		if (!getShareNativeConnection() || isClusterAware() || set == null) {
+			return null;
+		}
+		return (StatefulRedisConnection<byte[], byte[]>) set.select();
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	protected @Nullable StatefulRedisClusterConnection<byte[], byte[]> getSharedClusterConnection() {
+		SharedConnectionSet set = this.imperativeConnections;
+		if (!getShareNativeConnection() || !isClusterAware() || set == null) {
+			return null;
+		}
+		return (StatefulRedisClusterConnection<byte[], byte[]>) set.select();
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	protected @Nullable StatefulConnection<ByteBuffer, ByteBuffer> getSharedReactiveConnection() {
+		SharedConnectionSet set = this.reactiveConnections;
+		if (!getShareNativeConnection() || set == null) {
+			return null;
+		}
+		return (StatefulConnection<ByteBuffer, ByteBuffer>) set.select();
+	}
+
+	@Override
+	protected LettuceConnection doCreateLettuceConnection(
+			@Nullable StatefulRedisConnection<byte[], byte[]> sharedConnection,
+			LettuceConnectionProvider connectionProvider, long timeout, int database) {
+		if (sharedConnection == null || this.selectionPolicy != SelectionPolicy.LEAST_IN_FLIGHT) {
+			return super.doCreateLettuceConnection(sharedConnection, connectionProvider, timeout, database);
+		}
+		LettuceConnection connection = new ReleasingLettuceConnection(sharedConnection, connectionProvider, timeout,
+				database, this.imperativeConnections);
+		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
+		return connection;
+	}
+
+	@Override
+	protected LettuceClusterConnection doCreateLettuceClusterConnection(
+			@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
+			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
+			ClusterCommandExecutor clusterCommandExecutor, Duration commandTimeout) {
+		if (sharedConnection == null || this.selectionPolicy != SelectionPolicy.LEAST_IN_FLIGHT) {
+			return super.doCreateLettuceClusterConnection(sharedConnection, connectionProvider, topologyProvider,
+					clusterCommandExecutor, commandTimeout);
+		}
+		LettuceClusterConnection connection = new ReleasingLettuceClusterConnection(sharedConnection,
+				connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout,
+				this.imperativeConnections);
+		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
+		return connection;
+	}
+
+	/**
+	 * Open the shared connections of the imperative API; the reactive ones open on first
+	 * reactive use.
+	 */
+	@Override
+	public void initConnection() {
+		resetConnection();
+		SharedConnectionSet set = this.imperativeConnections;
+		if (set != null && getShareNativeConnection()) {
+			set.connectAll();
+		}
+	}
+
+	@Override
+	public void resetConnection() {
+		closeQuietly(this.imperativeConnections);
+		closeQuietly(this.reactiveConnections);
+		super.resetConnection();
+	}
+
+	private static void closeQuietly(@Nullable SharedConnectionSet set) {
+		if (set != null) {
+			set.close();
+		}
+	}
+
+	/**
+	 * Check every open shared connection with a PING and close those that fail; they
+	 * reopen on next use.
+	 */
+	@Override
+	public void validateConnection() {
+		for (SharedConnectionSet set : new SharedConnectionSet[] { this.imperativeConnections,
+				this.reactiveConnections }) {
+			if (set != null && !allAnswer(set)) {
+				set.close();
+			}
+		}
+	}
+
+	private static boolean allAnswer(SharedConnectionSet set) {
+		for (StatefulConnection<?, ?> connection : set.connections()) {
+			try {
+				if (connection instanceof StatefulRedisConnection<?, ?> redis) {
+					redis.sync().ping();
+				}
+				else if (connection instanceof StatefulRedisClusterConnection<?, ?> cluster) {
+					cluster.sync().ping();
+				}
+			}
+			catch (RuntimeException ex) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Counts the end of an operation towards least-in-flight selection.
+	 */
+	private static final class ReleasingLettuceConnection extends LettuceConnection {
+
+		private final StatefulConnection<?, ?> shared;
+
+		private final @Nullable SharedConnectionSet set;
+
+		private final AtomicBoolean released = new AtomicBoolean();
+
+		ReleasingLettuceConnection(StatefulRedisConnection<byte[], byte[]> shared, LettuceConnectionProvider provider,
+				long timeout, int database, @Nullable SharedConnectionSet set) {
+			super(shared, provider, timeout, database);
+			this.shared = shared;
+			this.set = set;
+		}
+
+		@Override
+		public void close() {
+			try {
+				super.close();
+			}
+			finally {
+				if (this.set != null && this.released.compareAndSet(false, true)) {
+					this.set.release(this.shared);
+				}
+			}
+		}
+
+	}
+
+	/**
+	 * Counts the end of a cluster operation towards least-in-flight selection.
+	 */
+	private static final class ReleasingLettuceClusterConnection extends LettuceClusterConnection {
+
+		private final StatefulConnection<?, ?> shared;
+
+		private final @Nullable SharedConnectionSet set;
+
+		private final AtomicBoolean released = new AtomicBoolean();
+
+		ReleasingLettuceClusterConnection(StatefulRedisClusterConnection<byte[], byte[]> shared,
+				LettuceConnectionProvider provider, ClusterTopologyProvider topologyProvider,
+				ClusterCommandExecutor executor, Duration timeout, @Nullable SharedConnectionSet set) {
+			super(shared, provider, topologyProvider, executor, timeout);
+			this.shared = shared;
+			this.set = set;
+		}
+
+		@Override
+		public void close() {
+			try {
+				super.close();
+			}
+			finally {
+				if (this.set != null && this.released.compareAndSet(false, true)) {
+					this.set.release(this.shared);
+				}
+			}
+		}
+
+	}
+
+}
