@@ -2,6 +2,7 @@ package io.github.lettucetuning.autoconfigure;
 
 import io.github.lettucetuning.autoconfigure.connection.LettuceTuningConnectionConfiguration;
 import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
+import io.github.lettucetuning.autoconfigure.timeout.LettuceTuningTimerConfiguration;
 import io.lettuce.core.RedisClient;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -27,7 +28,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @ConditionalOnBooleanProperty(name = "lettuce.tuning.enabled", matchIfMissing = true)
 @ConditionalOnProperty(name = "spring.data.redis.client-type", havingValue = "lettuce", matchIfMissing = true)
 @EnableConfigurationProperties({ LettuceTuningProperties.class, DataRedisProperties.class })
-@Import({ LettuceTuningResourcesConfiguration.class, LettuceTuningConnectionConfiguration.class })
+@Import({ LettuceTuningTimerConfiguration.class, LettuceTuningResourcesConfiguration.class,
+		LettuceTuningConnectionConfiguration.class })
 public final class LettuceTuningAutoConfiguration {
 
 }

@@ -1,8 +1,10 @@
 package io.github.lettucetuning.autoconfigure.resources;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.timeout.CommandExpiryTimer;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.netty.util.Timer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -13,8 +15,8 @@ import org.springframework.core.annotation.Order;
 
 /**
  * Publishes the Lettuce {@link ClientResources} in place of Spring Boot's, built with
- * every {@link ClientResourcesBuilderCustomizer} (ours first, so the user's win) and
- * shut down with the context.
+ * the command-expiry timer and every {@link ClientResourcesBuilderCustomizer} (ours
+ * first, so the user's win), and shut down with the context before its timer stops.
  *
  * @author lettuce-tuning
  * @since 0.1.0
@@ -36,8 +38,13 @@ public final class LettuceTuningResourcesConfiguration {
 
 	@Bean(destroyMethod = "shutdown")
 	@ConditionalOnMissingBean(ClientResources.class)
-	DefaultClientResources lettuceClientResources(ObjectProvider<ClientResourcesBuilderCustomizer> customizers) {
+	DefaultClientResources lettuceClientResources(ObjectProvider<ClientResourcesBuilderCustomizer> customizers,
+			CommandExpiryTimer commandExpiryTimer) {
 		DefaultClientResources.Builder builder = DefaultClientResources.builder();
+		Timer timer = commandExpiryTimer.timer();
+		if (timer != null) {
+			builder.timer(timer);
+		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

@@ -1,0 +1,22 @@
+# The two commands of this project: `make demo` runs the sample app's demo, `make test` runs every test.
+# Both install what a fresh Debian machine lacks (a JDK, redis-server), so run them as root there.
+
+MVNW := ./mvnw -B
+DEMO_JAR := sample-app/target/lettuce-tuning-sample-app.jar
+
+.PHONY: demo test bench prerequisites
+
+demo: prerequisites
+	$(MVNW) -q -DskipTests -pl sample-app -am install
+	java -jar $(DEMO_JAR) --spring.profiles.active=demo
+
+test: prerequisites
+	$(MVNW) verify
+
+bench: prerequisites
+	$(MVNW) -q -DskipTests -pl benchmarks -am package
+	java -jar benchmarks/target/lettuce-tuning-benchmarks.jar
+
+prerequisites:
+	@command -v javac >/dev/null 2>&1 || { apt-get update && apt-get install -y openjdk-17-jdk-headless; }
+	@command -v redis-server >/dev/null 2>&1 || { apt-get update && apt-get install -y redis-server; }

@@ -1,0 +1,7 @@
+/**
+ * The sample application of lettuce-tuning.
+ */
+@NullMarked
+package io.github.lettucetuning.sample;
+
+import org.jspecify.annotations.NullMarked;
