@@ -5,6 +5,7 @@ import io.github.lettucetuning.sample.localredis.LocalRedisFallback;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A small shop on Redis: a cached catalog, a visit counter, a leaderboard, orders
@@ -19,7 +20,10 @@ public class SampleApplication {
 	public static void main(String[] args) {
 		SpringApplication application = new SpringApplication(SampleApplication.class);
 		application.addListeners(new LocalRedisFallback());
-		application.run(args);
+		ConfigurableApplicationContext context = application.run(args);
+		if (context.getEnvironment().getProperty("demo.enabled", Boolean.class, false)) {
+			System.exit(SpringApplication.exit(context));
+		}
 	}
 
 }

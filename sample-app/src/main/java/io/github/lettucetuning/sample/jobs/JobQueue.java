@@ -35,9 +35,13 @@ public class JobQueue {
 		return (length != null) ? length : 0;
 	}
 
-	@PostMapping("/jobs/take")
-	public @Nullable String take(@RequestParam(defaultValue = "1s") Duration timeout) {
+	public @Nullable String take(Duration timeout) {
 		return this.redis.opsForList().rightPop(KEY, timeout);
+	}
+
+	@PostMapping("/jobs/take")
+	@Nullable String take(@RequestParam(defaultValue = "1000") long timeoutMillis) {
+		return take(Duration.ofMillis(timeoutMillis));
 	}
 
 }
