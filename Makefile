@@ -20,3 +20,5 @@ bench: prerequisites
 prerequisites:
 	@command -v javac >/dev/null 2>&1 || { apt-get update && apt-get install -y openjdk-17-jdk-headless; }
 	@command -v redis-server >/dev/null 2>&1 || { apt-get update && apt-get install -y redis-server; }
+	@# iptables lets the fault tests blackhole a node (they skip, saying why, where it cannot run).
+	@command -v iptables >/dev/null 2>&1 || { apt-get update && apt-get install -y iptables || true; }
