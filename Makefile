@@ -4,7 +4,7 @@
 MVNW := ./mvnw -B
 DEMO_JAR := sample-app/target/lettuce-tuning-sample-app.jar
 
-.PHONY: demo test bench prerequisites
+.PHONY: demo test bench docs prerequisites
 
 demo: prerequisites
 	$(MVNW) -q -DskipTests -pl sample-app -am install
@@ -12,6 +12,11 @@ demo: prerequisites
 
 test: prerequisites
 	$(MVNW) verify
+
+# Regenerates docs/configuration-properties.md from the configuration metadata (the build checks it is current).
+docs:
+	$(MVNW) -q -DskipTests -pl docs -am install
+	$(MVNW) -q -pl docs exec:java -Dexec.mainClass=io.github.lettucetuning.docs.PropertyReference -Dexec.args=$(CURDIR)/docs
 
 bench: prerequisites
 	$(MVNW) -q -DskipTests -pl benchmarks -am package

@@ -1,0 +1,4 @@
+/**
+ * Builds and checks the reference documentation.
+ */
+package io.github.lettucetuning.docs;
