@@ -296,17 +296,12 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	private static final class ReleasingLettuceConnection extends LettuceConnection {
 
-		private final StatefulConnection<?, ?> shared;
-
-		private final @Nullable SharedConnectionSet set;
-
-		private final AtomicBoolean released = new AtomicBoolean();
+		private final OperationEnd end;
 
 		ReleasingLettuceConnection(StatefulRedisConnection<byte[], byte[]> shared, LettuceConnectionProvider provider,
 				long timeout, int database, @Nullable SharedConnectionSet set) {
 			super(shared, provider, timeout, database);
-			this.shared = shared;
-			this.set = set;
+			this.end = new OperationEnd(shared, set);
 		}
 
 		@Override
@@ -315,9 +310,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				if (this.set != null && this.released.compareAndSet(false, true)) {
-					this.set.release(this.shared);
-				}
+				this.end.signal();
 			}
 		}
 
@@ -328,18 +321,13 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	private static final class ReleasingLettuceClusterConnection extends LettuceClusterConnection {
 
-		private final StatefulConnection<?, ?> shared;
-
-		private final @Nullable SharedConnectionSet set;
-
-		private final AtomicBoolean released = new AtomicBoolean();
+		private final OperationEnd end;
 
 		ReleasingLettuceClusterConnection(StatefulRedisClusterConnection<byte[], byte[]> shared,
 				LettuceConnectionProvider provider, ClusterTopologyProvider topologyProvider,
 				ClusterCommandExecutor executor, Duration timeout, @Nullable SharedConnectionSet set) {
 			super(shared, provider, topologyProvider, executor, timeout);
-			this.shared = shared;
-			this.set = set;
+			this.end = new OperationEnd(shared, set);
 		}
 
 		@Override
@@ -348,9 +336,32 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				if (this.set != null && this.released.compareAndSet(false, true)) {
-					this.set.release(this.shared);
-				}
+				this.end.signal();
+			}
+		}
+
+	}
+
+	/**
+	 * Tells the set, once, that an operation on one of its members has finished; closing a
+	 * Spring Data connection twice must not count twice.
+	 */
+	private static final class OperationEnd {
+
+		private final StatefulConnection<?, ?> shared;
+
+		private final @Nullable SharedConnectionSet set;
+
+		private final AtomicBoolean signalled = new AtomicBoolean();
+
+		OperationEnd(StatefulConnection<?, ?> shared, @Nullable SharedConnectionSet set) {
+			this.shared = shared;
+			this.set = set;
+		}
+
+		void signal() {
+			if (this.set != null && this.signalled.compareAndSet(false, true)) {
+				this.set.release(this.shared);
 			}
 		}
 
