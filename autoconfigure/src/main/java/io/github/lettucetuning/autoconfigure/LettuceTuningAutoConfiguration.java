@@ -1,7 +1,10 @@
 package io.github.lettucetuning.autoconfigure;
 
+import io.github.lettucetuning.autoconfigure.cluster.LettuceTuningClusterConfiguration;
+import io.github.lettucetuning.autoconfigure.cluster.LettuceTuningSentinelConfiguration;
 import io.github.lettucetuning.autoconfigure.connection.LettuceTuningConnectionConfiguration;
 import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
+import io.github.lettucetuning.autoconfigure.socket.LettuceTuningSocketConfiguration;
 import io.github.lettucetuning.autoconfigure.timeout.LettuceTuningTimerConfiguration;
 import io.lettuce.core.RedisClient;
 
@@ -29,7 +32,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @ConditionalOnProperty(name = "spring.data.redis.client-type", havingValue = "lettuce", matchIfMissing = true)
 @EnableConfigurationProperties({ LettuceTuningProperties.class, DataRedisProperties.class })
 @Import({ LettuceTuningTimerConfiguration.class, LettuceTuningResourcesConfiguration.class,
-		LettuceTuningConnectionConfiguration.class })
+		LettuceTuningConnectionConfiguration.class, LettuceTuningClusterConfiguration.class,
+		LettuceTuningSentinelConfiguration.class, LettuceTuningSocketConfiguration.class })
 public final class LettuceTuningAutoConfiguration {
 
 }

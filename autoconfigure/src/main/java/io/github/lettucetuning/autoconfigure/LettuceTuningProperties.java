@@ -1,9 +1,13 @@
 package io.github.lettucetuning.autoconfigure;
 
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.SelectionPolicy;
+import io.github.lettucetuning.socket.Transport;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
@@ -33,6 +37,14 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	private final Timer timer = new Timer();
 
+	private final Metrics metrics = new Metrics();
+
+	private final Health health = new Health();
+
+	private final Cluster cluster = new Cluster();
+
+	private final Socket socket = new Socket();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -55,6 +67,22 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	public Timer getTimer() {
 		return this.timer;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
+	}
+
+	public Health getHealth() {
+		return this.health;
+	}
+
+	public Cluster getCluster() {
+		return this.cluster;
+	}
+
+	public Socket getSocket() {
+		return this.socket;
 	}
 
 	// Fails startup before anything connects; the failure analysis names the property.
@@ -274,6 +302,512 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public void setMaxPending(@Nullable Long maxPending) {
 			this.maxPending = maxPending;
+		}
+
+	}
+
+	/**
+	 * Redis Cluster: topology refresh, redirects, and which nodes the client uses. Applies
+	 * however the cluster is defined ('spring.data.redis.cluster.*', connection details or
+	 * a RedisClusterConfiguration bean).
+	 */
+	public static class Cluster {
+
+		/**
+		 * Whether to refuse connections to nodes missing from the client's cluster view.
+		 * MOVED and ASK redirects to a node that joined since the last topology refresh then
+		 * fail until the next refresh.
+		 */
+		private boolean validateMembership;
+
+		/**
+		 * Maximum number of MOVED or ASK redirects a command follows.
+		 * 'spring.data.redis.cluster.max-redirects' wins when set.
+		 */
+		private int maxRedirects = 5;
+
+		private final Refresh refresh = new Refresh();
+
+		private final NodeFilter nodeFilter = new NodeFilter();
+
+		public boolean isValidateMembership() {
+			return this.validateMembership;
+		}
+
+		public void setValidateMembership(boolean validateMembership) {
+			this.validateMembership = validateMembership;
+		}
+
+		public int getMaxRedirects() {
+			return this.maxRedirects;
+		}
+
+		public void setMaxRedirects(int maxRedirects) {
+			this.maxRedirects = maxRedirects;
+		}
+
+		public Refresh getRefresh() {
+			return this.refresh;
+		}
+
+		public NodeFilter getNodeFilter() {
+			return this.nodeFilter;
+		}
+
+	}
+
+	/**
+	 * When the client reloads the cluster topology.
+	 */
+	public static class Refresh {
+
+		/**
+		 * Whether to reload the topology periodically, so that changes no command runs into
+		 * (a failed master, a new replica) are still seen.
+		 */
+		private boolean periodic = true;
+
+		/**
+		 * Period of the periodic refresh. Defaults to
+		 * 'spring.data.redis.lettuce.cluster.refresh.period' when that is set, otherwise to
+		 * 30s.
+		 */
+		private @Nullable Duration period;
+
+		/**
+		 * Events that reload the topology at once: 'moved-redirect', 'ask-redirect',
+		 * 'persistent-reconnects', 'uncovered-slot' and 'unknown-node'. Leave it empty to
+		 * rely on the periodic refresh alone.
+		 */
+		private Set<RefreshTrigger> adaptiveTriggers = EnumSet.allOf(RefreshTrigger.class);
+
+		/**
+		 * Minimum time between two refreshes caused by events; events within it are
+		 * dropped. Lower values follow failovers faster and load the cluster more.
+		 */
+		private Duration adaptiveTriggersTimeout = Duration.ofSeconds(5);
+
+		/**
+		 * Failed reconnect attempts to a node after which the 'persistent-reconnects'
+		 * trigger fires.
+		 */
+		private int reconnectAttempts = 5;
+
+		/**
+		 * Whether to ask every known node for the topology rather than only the configured
+		 * seed nodes. Defaults to 'spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources'
+		 * (true).
+		 */
+		private @Nullable Boolean dynamicRefreshSources;
+
+		/**
+		 * Whether to close, on each refresh, the connections to nodes that left the
+		 * topology (or that the node filter leaves out), failing the commands queued on
+		 * them at once.
+		 */
+		private boolean closeStaleConnections = true;
+
+		public boolean isPeriodic() {
+			return this.periodic;
+		}
+
+		public void setPeriodic(boolean periodic) {
+			this.periodic = periodic;
+		}
+
+		public @Nullable Duration getPeriod() {
+			return this.period;
+		}
+
+		public void setPeriod(@Nullable Duration period) {
+			this.period = period;
+		}
+
+		public Set<RefreshTrigger> getAdaptiveTriggers() {
+			return this.adaptiveTriggers;
+		}
+
+		public void setAdaptiveTriggers(Set<RefreshTrigger> adaptiveTriggers) {
+			this.adaptiveTriggers = adaptiveTriggers;
+		}
+
+		public Duration getAdaptiveTriggersTimeout() {
+			return this.adaptiveTriggersTimeout;
+		}
+
+		public void setAdaptiveTriggersTimeout(Duration adaptiveTriggersTimeout) {
+			this.adaptiveTriggersTimeout = adaptiveTriggersTimeout;
+		}
+
+		public int getReconnectAttempts() {
+			return this.reconnectAttempts;
+		}
+
+		public void setReconnectAttempts(int reconnectAttempts) {
+			this.reconnectAttempts = reconnectAttempts;
+		}
+
+		public @Nullable Boolean getDynamicRefreshSources() {
+			return this.dynamicRefreshSources;
+		}
+
+		public void setDynamicRefreshSources(@Nullable Boolean dynamicRefreshSources) {
+			this.dynamicRefreshSources = dynamicRefreshSources;
+		}
+
+		public boolean isCloseStaleConnections() {
+			return this.closeStaleConnections;
+		}
+
+		public void setCloseStaleConnections(boolean closeStaleConnections) {
+			this.closeStaleConnections = closeStaleConnections;
+		}
+
+	}
+
+	/**
+	 * Which nodes of a loaded topology the client keeps. A master left out closes its
+	 * connection (with 'close-stale-connections') instead of holding commands until they
+	 * time out.
+	 */
+	public static class NodeFilter {
+
+		/**
+		 * Whether to leave out nodes the cluster agreed are down (flag 'fail').
+		 */
+		private boolean excludeFailed = true;
+
+		/**
+		 * Whether to leave out nodes that the node answering the topology query cannot
+		 * reach (flag 'fail?', PFAIL). Faster after a crash; with flaky links between nodes
+		 * it can leave out a master that clients still reach.
+		 */
+		private boolean excludePossiblyFailed = true;
+
+		/**
+		 * Whether to leave out nodes without an address (flag 'noaddr', or no host or port).
+		 */
+		private boolean excludeWithoutAddress = true;
+
+		public boolean isExcludeFailed() {
+			return this.excludeFailed;
+		}
+
+		public void setExcludeFailed(boolean excludeFailed) {
+			this.excludeFailed = excludeFailed;
+		}
+
+		public boolean isExcludePossiblyFailed() {
+			return this.excludePossiblyFailed;
+		}
+
+		public void setExcludePossiblyFailed(boolean excludePossiblyFailed) {
+			this.excludePossiblyFailed = excludePossiblyFailed;
+		}
+
+		public boolean isExcludeWithoutAddress() {
+			return this.excludeWithoutAddress;
+		}
+
+		public void setExcludeWithoutAddress(boolean excludeWithoutAddress) {
+			this.excludeWithoutAddress = excludeWithoutAddress;
+		}
+
+	}
+
+	/**
+	 * Sockets of every Lettuce connection: transport, TCP keep-alive and TCP_USER_TIMEOUT.
+	 * 'spring.data.redis.connect-timeout' keeps its meaning.
+	 */
+	public static class Socket {
+
+		/**
+		 * Netty transport: 'auto' (epoll, else kqueue, else io_uring, else NIO, as
+		 * available), 'epoll', 'io-uring' or 'nio'. Lettuce fixes it once per JVM; asking for
+		 * one that is not available fails startup.
+		 */
+		private Transport transport = Transport.AUTO;
+
+		private final KeepAlive keepAlive = new KeepAlive();
+
+		private final TcpUserTimeout tcpUserTimeout = new TcpUserTimeout();
+
+		private final Reconnect reconnect = new Reconnect();
+
+		public Transport getTransport() {
+			return this.transport;
+		}
+
+		public void setTransport(Transport transport) {
+			this.transport = transport;
+		}
+
+		public KeepAlive getKeepAlive() {
+			return this.keepAlive;
+		}
+
+		public TcpUserTimeout getTcpUserTimeout() {
+			return this.tcpUserTimeout;
+		}
+
+		public Reconnect getReconnect() {
+			return this.reconnect;
+		}
+
+	}
+
+	/**
+	 * How a lost connection is re-established.
+	 */
+	public static class Reconnect {
+
+		/**
+		 * Longest wait between two reconnect attempts; the delay doubles from 1ms up to it.
+		 * In a cluster each failed attempt can trigger a topology refresh
+		 * ('persistent-reconnects'), so a short maximum finds a promoted replica sooner.
+		 * Lettuce's default is 30s.
+		 */
+		private Duration maxDelay = Duration.ofSeconds(1);
+
+		public Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public void setMaxDelay(Duration maxDelay) {
+			this.maxDelay = maxDelay;
+		}
+
+	}
+
+	/**
+	 * TCP keep-alive: probes on idle connections that detect a dead peer.
+	 */
+	public static class KeepAlive {
+
+		/**
+		 * Whether to send TCP keep-alive probes on idle connections.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Idle time before the first probe, in whole seconds. Applies where the platform
+		 * supports extended keep-alive (Linux, Windows; not macOS).
+		 */
+		private Duration idle = Duration.ofSeconds(13);
+
+		/**
+		 * Time between probes, in whole seconds.
+		 */
+		private Duration interval = Duration.ofSeconds(13);
+
+		/**
+		 * Number of unanswered probes after which the connection is dropped.
+		 */
+		private int count = 3;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getIdle() {
+			return this.idle;
+		}
+
+		public void setIdle(Duration idle) {
+			this.idle = idle;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+		public int getCount() {
+			return this.count;
+		}
+
+		public void setCount(int count) {
+			this.count = count;
+		}
+
+	}
+
+	/**
+	 * TCP_USER_TIMEOUT: how long sent data may stay unacknowledged before the kernel drops
+	 * the connection. Keep-alive cannot detect a dead peer while data is in flight;
+	 * without this, Linux retransmits for about 15 minutes.
+	 */
+	public static class TcpUserTimeout {
+
+		/**
+		 * Whether to set TCP_USER_TIMEOUT. Takes effect with a native transport (epoll or
+		 * io_uring) only; elsewhere it is reported inactive.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long sent data may stay unacknowledged. Defaults to keep-alive idle +
+		 * interval x count (52s with the keep-alive defaults).
+		 */
+		private @Nullable Duration duration;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Duration getDuration() {
+			return this.duration;
+		}
+
+		public void setDuration(@Nullable Duration duration) {
+			this.duration = duration;
+		}
+
+	}
+
+	/**
+	 * Micrometer metrics of the Lettuce client.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether to register lettuce-tuning's meters: shared connections, dedicated pool,
+		 * expiry timer, reconnects, topology refreshes, redirections and command timeouts.
+		 */
+		private boolean enabled = true;
+
+		private final CommandLatency commandLatency = new CommandLatency();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public CommandLatency getCommandLatency() {
+			return this.commandLatency;
+		}
+
+	}
+
+	/**
+	 * Command latency timers 'lettuce.command.completion' and
+	 * 'lettuce.command.firstresponse', with Spring Boot 3's names and tags.
+	 */
+	public static class CommandLatency {
+
+		/**
+		 * Whether to record command latencies when a MeterRegistry is present. Otherwise
+		 * Lettuce records none, and its own HdrHistogram collector stays off too.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Whether to publish a percentile histogram. Percentiles are computed only then.
+		 */
+		private boolean histogram;
+
+		/**
+		 * Percentiles to compute when the histogram is published.
+		 */
+		private double[] percentiles = { 0.5, 0.9, 0.95, 0.99, 0.999 };
+
+		/**
+		 * Whether to tag latencies with the local address of each connection, one series
+		 * per connection. Otherwise the 'local' tag is 'ANY'.
+		 */
+		private boolean localDistinction;
+
+		/**
+		 * Smallest latency the histogram distinguishes.
+		 */
+		private Duration minLatency = Duration.ofMillis(1);
+
+		/**
+		 * Largest latency the histogram distinguishes.
+		 */
+		private Duration maxLatency = Duration.ofMinutes(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isHistogram() {
+			return this.histogram;
+		}
+
+		public void setHistogram(boolean histogram) {
+			this.histogram = histogram;
+		}
+
+		public double[] getPercentiles() {
+			return this.percentiles;
+		}
+
+		public void setPercentiles(double[] percentiles) {
+			this.percentiles = percentiles;
+		}
+
+		public boolean isLocalDistinction() {
+			return this.localDistinction;
+		}
+
+		public void setLocalDistinction(boolean localDistinction) {
+			this.localDistinction = localDistinction;
+		}
+
+		public Duration getMinLatency() {
+			return this.minLatency;
+		}
+
+		public void setMinLatency(Duration minLatency) {
+			this.minLatency = minLatency;
+		}
+
+		public Duration getMaxLatency() {
+			return this.maxLatency;
+		}
+
+		public void setMaxLatency(Duration maxLatency) {
+			this.maxLatency = maxLatency;
+		}
+
+	}
+
+	/**
+	 * The 'lettuce' health indicator, switched on and off with
+	 * 'management.health.lettuce.enabled'.
+	 */
+	public static class Health {
+
+		/**
+		 * How long the health check waits for Redis before it reports DOWN.
+		 */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
 		}
 
 	}

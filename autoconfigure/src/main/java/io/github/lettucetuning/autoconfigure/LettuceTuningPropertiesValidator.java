@@ -12,6 +12,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class LettuceTuningPropertiesValidator {
 
+	// Linux limits for TCP_KEEPIDLE / TCP_KEEPINTVL and TCP_KEEPCNT
+	private static final Duration MAX_KEEP_ALIVE_TIME = Duration.ofSeconds(32767);
+
+	private static final int MAX_KEEP_ALIVE_COUNT = 127;
+
 	private LettuceTuningPropertiesValidator() {
 	}
 
@@ -23,6 +28,8 @@ final class LettuceTuningPropertiesValidator {
 		requireAtLeastOne("lettuce.tuning.resources.computation-threads",
 				properties.getResources().getComputationThreads());
 		validateTimer(properties.getTimer());
+		validateCluster(properties.getCluster());
+		validateSocket(properties.getSocket());
 	}
 
 	private static void validateConnection(LettuceTuningProperties.Connection connection) {
@@ -41,6 +48,62 @@ final class LettuceTuningPropertiesValidator {
 			throw new InvalidTuningPropertyException("lettuce.tuning.timer.max-pending", maxPending,
 					"it must be at least 1", "Set lettuce.tuning.timer.max-pending to a positive bound, "
 							+ "or remove it to use the default.");
+		}
+	}
+
+	private static void validateCluster(LettuceTuningProperties.Cluster cluster) {
+		if (cluster.getMaxRedirects() < 0) {
+			throw new InvalidTuningPropertyException("lettuce.tuning.cluster.max-redirects", cluster.getMaxRedirects(),
+					"it must not be negative", "Set lettuce.tuning.cluster.max-redirects to 0 or more; 5 is the default.");
+		}
+		LettuceTuningProperties.Refresh refresh = cluster.getRefresh();
+		Duration period = refresh.getPeriod();
+		if (period != null) {
+			requirePositiveDuration("lettuce.tuning.cluster.refresh.period", period, "30s is the default");
+		}
+		requirePositiveDuration("lettuce.tuning.cluster.refresh.adaptive-triggers-timeout",
+				refresh.getAdaptiveTriggersTimeout(), "5s is the default");
+		requireAtLeastOne("lettuce.tuning.cluster.refresh.reconnect-attempts", refresh.getReconnectAttempts());
+	}
+
+	private static void validateSocket(LettuceTuningProperties.Socket socket) {
+		LettuceTuningProperties.KeepAlive keepAlive = socket.getKeepAlive();
+		requireWholeSeconds("lettuce.tuning.socket.keep-alive.idle", keepAlive.getIdle());
+		requireWholeSeconds("lettuce.tuning.socket.keep-alive.interval", keepAlive.getInterval());
+		requireAtLeastOne("lettuce.tuning.socket.keep-alive.count", keepAlive.getCount());
+		if (keepAlive.getCount() > MAX_KEEP_ALIVE_COUNT) {
+			throw new InvalidTuningPropertyException("lettuce.tuning.socket.keep-alive.count", keepAlive.getCount(),
+					"the kernel accepts at most " + MAX_KEEP_ALIVE_COUNT + " probes",
+					"Set lettuce.tuning.socket.keep-alive.count between 1 and " + MAX_KEEP_ALIVE_COUNT + "; 3 is the default.");
+		}
+		requirePositiveDuration("lettuce.tuning.socket.reconnect.max-delay", socket.getReconnect().getMaxDelay(),
+				"1s is the default");
+		Duration tcpUserTimeout = socket.getTcpUserTimeout().getDuration();
+		if (tcpUserTimeout != null) {
+			requirePositiveDuration("lettuce.tuning.socket.tcp-user-timeout.duration", tcpUserTimeout,
+					"or remove it to use keep-alive idle + interval x count");
+			if (tcpUserTimeout.toMillis() > Integer.MAX_VALUE) {
+				throw new InvalidTuningPropertyException("lettuce.tuning.socket.tcp-user-timeout.duration", tcpUserTimeout,
+						"the socket option holds at most " + Integer.MAX_VALUE + "ms",
+						"Set lettuce.tuning.socket.tcp-user-timeout.duration to a shorter duration.");
+			}
+		}
+	}
+
+	private static void requirePositiveDuration(String property, Duration value, String hint) {
+		if (value.isNegative() || value.isZero()) {
+			throw new InvalidTuningPropertyException(property, value, "it must be positive",
+					"Set " + property + " to a positive duration; " + hint + ".");
+		}
+	}
+
+	// The kernel takes keep-alive times in whole seconds; Lettuce would silently truncate.
+	private static void requireWholeSeconds(String property, Duration value) {
+		if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.compareTo(MAX_KEEP_ALIVE_TIME) > 0
+				|| value.toMillis() % 1000 != 0) {
+			throw new InvalidTuningPropertyException(property, value,
+					"TCP keep-alive times are whole seconds, from 1s to " + MAX_KEEP_ALIVE_TIME.toSeconds() + "s",
+					"Set " + property + " to a whole number of seconds, e.g. 5s.");
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
@@ -56,6 +57,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	private volatile @Nullable LettuceConnectionProvider imperativeDedicated;
 
+	private volatile @Nullable Consumer<? super Exception> commandExceptionListener;
+
 	/**
 	 * Create a factory.
 	 * @param configuration where Redis is: standalone, Sentinel, cluster or static
@@ -94,6 +97,16 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	public void setPrewarmDedicatedConnections(boolean prewarm) {
 		this.prewarmDedicatedConnections = prewarm;
+	}
+
+	/**
+	 * Set a listener told about each exception a command of the imperative API raises,
+	 * before Spring translates it, e.g. to count command timeouts. It runs on the calling
+	 * thread and only when a command fails; connections created afterwards report to it.
+	 * @param listener the listener, or {@code null} for none
+	 */
+	public void setCommandExceptionListener(@Nullable Consumer<? super Exception> listener) {
+		this.commandExceptionListener = listener;
 	}
 
 	@Override
@@ -209,11 +222,13 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	protected LettuceConnection doCreateLettuceConnection(
 			@Nullable StatefulRedisConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, long timeout, int database) {
-		if (sharedConnection == null || this.selectionPolicy != SelectionPolicy.LEAST_IN_FLIGHT) {
+		boolean release = sharedConnection != null && this.selectionPolicy == SelectionPolicy.LEAST_IN_FLIGHT;
+		Consumer<? super Exception> listener = this.commandExceptionListener;
+		if (!release && listener == null) {
 			return super.doCreateLettuceConnection(sharedConnection, connectionProvider, timeout, database);
 		}
-		LettuceConnection connection = new ReleasingLettuceConnection(sharedConnection, connectionProvider, timeout,
-				database, this.imperativeConnections);
+		LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
+				database, release ? this.imperativeConnections : null, listener);
 		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
 		return connection;
 	}
@@ -223,13 +238,15 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 			@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
 			ClusterCommandExecutor clusterCommandExecutor, Duration commandTimeout) {
-		if (sharedConnection == null || this.selectionPolicy != SelectionPolicy.LEAST_IN_FLIGHT) {
+		boolean release = sharedConnection != null && this.selectionPolicy == SelectionPolicy.LEAST_IN_FLIGHT;
+		Consumer<? super Exception> listener = this.commandExceptionListener;
+		if (!release && listener == null) {
 			return super.doCreateLettuceClusterConnection(sharedConnection, connectionProvider, topologyProvider,
 					clusterCommandExecutor, commandTimeout);
 		}
-		LettuceClusterConnection connection = new ReleasingLettuceClusterConnection(sharedConnection,
+		LettuceClusterConnection connection = new TunedLettuceClusterConnection(sharedConnection,
 				connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout,
-				this.imperativeConnections);
+				release ? this.imperativeConnections : null, listener);
 		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
 		return connection;
 	}
@@ -292,16 +309,29 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Counts the end of an operation towards least-in-flight selection.
+	 * Counts the end of an operation towards least-in-flight selection and reports failed
+	 * commands to the exception listener.
 	 */
-	private static final class ReleasingLettuceConnection extends LettuceConnection {
+	private static final class TunedLettuceConnection extends LettuceConnection {
 
-		private final OperationEnd end;
+		private final @Nullable OperationEnd end;
 
-		ReleasingLettuceConnection(StatefulRedisConnection<byte[], byte[]> shared, LettuceConnectionProvider provider,
-				long timeout, int database, @Nullable SharedConnectionSet set) {
+		private final @Nullable Consumer<? super Exception> exceptionListener;
+
+		TunedLettuceConnection(@Nullable StatefulRedisConnection<byte[], byte[]> shared,
+				LettuceConnectionProvider provider, long timeout, int database, @Nullable SharedConnectionSet set,
+				@Nullable Consumer<? super Exception> exceptionListener) {
 			super(shared, provider, timeout, database);
-			this.end = new OperationEnd(shared, set);
+			this.end = OperationEnd.of(shared, set);
+			this.exceptionListener = exceptionListener;
+		}
+
+		@Override
+		protected DataAccessException convertLettuceAccessException(Exception cause) {
+			if (this.exceptionListener != null) {
+				this.exceptionListener.accept(cause);
+			}
+			return super.convertLettuceAccessException(cause);
 		}
 
 		@Override
@@ -310,24 +340,38 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				this.end.signal();
+				if (this.end != null) {
+					this.end.signal();
+				}
 			}
 		}
 
 	}
 
 	/**
-	 * Counts the end of a cluster operation towards least-in-flight selection.
+	 * The cluster twin of {@link TunedLettuceConnection}.
 	 */
-	private static final class ReleasingLettuceClusterConnection extends LettuceClusterConnection {
+	private static final class TunedLettuceClusterConnection extends LettuceClusterConnection {
 
-		private final OperationEnd end;
+		private final @Nullable OperationEnd end;
 
-		ReleasingLettuceClusterConnection(StatefulRedisClusterConnection<byte[], byte[]> shared,
+		private final @Nullable Consumer<? super Exception> exceptionListener;
+
+		TunedLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> shared,
 				LettuceConnectionProvider provider, ClusterTopologyProvider topologyProvider,
-				ClusterCommandExecutor executor, Duration timeout, @Nullable SharedConnectionSet set) {
+				ClusterCommandExecutor executor, Duration timeout, @Nullable SharedConnectionSet set,
+				@Nullable Consumer<? super Exception> exceptionListener) {
 			super(shared, provider, topologyProvider, executor, timeout);
-			this.end = new OperationEnd(shared, set);
+			this.end = OperationEnd.of(shared, set);
+			this.exceptionListener = exceptionListener;
+		}
+
+		@Override
+		protected DataAccessException convertLettuceAccessException(Exception cause) {
+			if (this.exceptionListener != null) {
+				this.exceptionListener.accept(cause);
+			}
+			return super.convertLettuceAccessException(cause);
 		}
 
 		@Override
@@ -336,7 +380,9 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				this.end.signal();
+				if (this.end != null) {
+					this.end.signal();
+				}
 			}
 		}
 
@@ -350,17 +396,22 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 		private final StatefulConnection<?, ?> shared;
 
-		private final @Nullable SharedConnectionSet set;
+		private final SharedConnectionSet set;
 
 		private final AtomicBoolean signalled = new AtomicBoolean();
 
-		OperationEnd(StatefulConnection<?, ?> shared, @Nullable SharedConnectionSet set) {
+		private OperationEnd(StatefulConnection<?, ?> shared, SharedConnectionSet set) {
 			this.shared = shared;
 			this.set = set;
 		}
 
+		// Only least-in-flight selection counts; other operations allocate nothing here.
+		static @Nullable OperationEnd of(@Nullable StatefulConnection<?, ?> shared, @Nullable SharedConnectionSet set) {
+			return (shared != null && set != null) ? new OperationEnd(shared, set) : null;
+		}
+
 		void signal() {
-			if (this.set != null && this.signalled.compareAndSet(false, true)) {
+			if (this.signalled.compareAndSet(false, true)) {
 				this.set.release(this.shared);
 			}
 		}

@@ -36,17 +36,17 @@ import org.jspecify.annotations.Nullable;
  * {@link #newTimeout} (any number of producer threads) and {@link Timeout#cancel()} (typically event-loop threads)
  * take no lock and never wake a thread. One worker thread, started by the first {@code newTimeout}, sleeps tick by
  * tick; at each tick it moves newly scheduled timeouts into the wheel, unlinks timeouts cancelled while in the
- * wheel, and expires the due ones. Tasks run on the worker thread (they must not block; Lettuce's only hand over to
- * another executor) or, if {@link WheelTimerOptions.Builder#taskExecutor(Executor) configured}, on a task executor. A task
- * that throws is logged and does not affect the worker.
+ * wheel, and expires the due ones. Tasks run on the worker thread (they must not block; Lettuce's only hand over
+ * to another executor) or, if {@link WheelTimerOptions.Builder#taskExecutor(Executor) configured}, on a task
+ * executor. A task that throws is logged and does not affect the worker.
  *
  * <h2>Why striped hand-over stacks</h2>
  * A single shared queue and a single {@code AtomicLong} of pending timeouts make every command pay for a cache line
  * that all cores write. Here each producer thread is mapped (by a hash of its id) to one of a few padded stripes
- * (twice the number of processors, rounded up to a power of two, at most 64). A stripe holds a lock-free stack
- * that the producer pushes onto with one compare-and-set and that the worker takes whole with one swap, and the
- * counters the pending limit needs; threads rarely share a stripe, so these cache lines stay local. The timeout
- * entry itself is the stack node, so scheduling allocates exactly one object.
+ * (four times the number of processors, rounded up to a power of two, at most 64). A stripe holds a lock-free
+ * stack that the producer pushes onto with one compare-and-set and that the worker takes whole with one swap, and
+ * the counters the pending limit needs; threads rarely share a stripe, so these cache lines stay local. The
+ * timeout entry itself is the stack node, so scheduling allocates exactly one object.
  *
  * <h2>Cancellation</h2>
  * Cancelling is O(1): one compare-and-set on the entry plus a local counter increment. A timeout cancelled before
@@ -753,7 +753,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	private static int stripeCount(int availableProcessors) {
-		int wanted = Math.min(MAX_STRIPES, Math.max(1, availableProcessors) * 2);
+		// Several stripes per processor keep two running threads from sharing one stripe most of the time.
+		int wanted = Math.min(MAX_STRIPES, Math.max(1, availableProcessors) * 4);
 		return Integer.highestOneBit(wanted - 1) << 1;
 	}
 

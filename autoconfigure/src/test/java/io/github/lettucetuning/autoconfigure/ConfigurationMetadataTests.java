@@ -11,6 +11,7 @@ import java.util.Map;
 import com.jayway.jsonpath.JsonPath;
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.SelectionPolicy;
+import io.github.lettucetuning.socket.Transport;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,6 +42,7 @@ class ConfigurationMetadataTests {
 			.containsExactlyInAnyOrderElementsOf(names(SelectionPolicy.values()));
 		assertThat(hintValues("lettuce.tuning.timer.type"))
 			.containsExactlyInAnyOrderElementsOf(names(LettuceTuningProperties.TimerType.values()));
+		assertThat(hintValues("lettuce.tuning.socket.transport")).containsExactlyInAnyOrderElementsOf(names(Transport.values()));
 	}
 
 	@Test

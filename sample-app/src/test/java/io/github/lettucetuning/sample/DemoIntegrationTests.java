@@ -46,7 +46,10 @@ class DemoIntegrationTests {
 			.contains(" 0 errors")
 			.contains("connections named 'lettuce-tuning-sample'")
 			.contains("GET /actuator/health/redis")
-			.contains("\"status\":\"UP\"");
+			.contains("\"status\":\"UP\"")
+			.contains("GET /actuator/lettuce (summary)")
+			.contains("mode shared, 1 shared connection(s)")
+			.contains("timer wheel (tick 10ms)");
 		assertThat(this.redis.node().commandAsString("EXISTS", "leaderboard")).isEqualTo("1");
 	}
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
@@ -33,6 +34,8 @@ class DemoLoad implements ApplicationRunner, ExitCodeGenerator {
 
 	private final ConfigurableApplicationContext context;
 
+	private final Supplier<List<String>> tuning;
+
 	private final LongAdder requests = new LongAdder();
 
 	private final LongAdder errors = new LongAdder();
@@ -40,8 +43,9 @@ class DemoLoad implements ApplicationRunner, ExitCodeGenerator {
 	private volatile boolean running = true;
 
 	DemoLoad(ShopWorkload workload, DemoProperties properties, ServerConnections connections,
-			ConfigurableApplicationContext context) {
+			ConfigurableApplicationContext context, Supplier<List<String>> tuning) {
 		this.workload = workload;
+		this.tuning = tuning;
 		this.properties = properties;
 		this.connections = connections;
 		this.context = context;
@@ -61,6 +65,8 @@ class DemoLoad implements ApplicationRunner, ExitCodeGenerator {
 		}
 		printSummary(total);
 		printHealth(environment.getProperty("local.server.port"));
+		out.println("\nGET /actuator/lettuce (summary)");
+		this.tuning.get().forEach((line) -> out.println("  " + line));
 	}
 
 	@Override

@@ -1,0 +1,163 @@
+package io.github.lettucetuning.advice;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Lettuce configuration in effect, as read from the running client rather than from
+ * properties: what the {@code lettuce} endpoint shows and what {@link TuningAdvisor}
+ * judges. Holds no credentials and no addresses.
+ *
+ * @param connections how commands reach Redis
+ * @param commands command timeouts
+ * @param threads the client's thread pools
+ * @param timer the timer that expires commands
+ * @param socket the socket settings
+ * @param cluster the cluster options, or {@code null} when not connected to a cluster
+ * @param pool the dedicated-connection pool, or {@code null} when dedicated connections
+ * are not pooled
+ * @param health the health indicators in use
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+public record EffectiveConfiguration(Connections connections, Commands commands, Threads threads, Timer timer,
+		Socket socket, @Nullable Cluster cluster, @Nullable Pool pool, Health health) {
+
+	/**
+	 * How commands reach Redis.
+	 *
+	 * @param mode {@code shared}, {@code multi} or {@code pooled}
+	 * @param shared the number of shared native connections ({@code 0} when none is
+	 * shared)
+	 * @param selection how a shared connection is picked ({@code multi} mode only)
+	 * @param shareNativeConnection whether plain commands share native connections
+	 * @param eagerInitialization whether shared connections open at startup
+	 */
+	public record Connections(String mode, int shared, @Nullable String selection, boolean shareNativeConnection,
+			boolean eagerInitialization) {
+	}
+
+	/**
+	 * Command timeouts.
+	 *
+	 * @param timeout the command timeout
+	 * @param expiry whether Lettuce expires commands past their timeout itself (otherwise
+	 * only synchronous callers stop waiting)
+	 */
+	public record Commands(Duration timeout, boolean expiry) {
+	}
+
+	/**
+	 * The client's thread pools.
+	 *
+	 * @param io Netty I/O threads
+	 * @param computation computation threads (event bus, completion of expired commands)
+	 */
+	public record Threads(int io, int computation) {
+	}
+
+	/**
+	 * The timer that expires commands.
+	 *
+	 * @param type {@code wheel} (lettuce-tuning's), {@code netty} (Netty's
+	 * HashedWheelTimer) or the class name of another timer
+	 * @param tick the granularity: a timeout fires up to one tick late; {@code null} when
+	 * unknown
+	 * @param wheelSize the number of buckets, when known
+	 * @param maxPending the most pending timeouts allowed, when known
+	 * @param owner who created the timer and stops it: {@code lettuce-tuning},
+	 * {@code lettuce} or {@code application}
+	 */
+	public record Timer(String type, @Nullable Duration tick, @Nullable Integer wheelSize, @Nullable Long maxPending,
+			String owner) {
+	}
+
+	/**
+	 * Socket settings of every connection.
+	 *
+	 * @param transport {@code epoll}, {@code io_uring}, {@code kqueue} or {@code nio}
+	 * @param nativeTransport whether the transport is native
+	 * @param connectTimeout the connect timeout
+	 * @param keepAlive TCP keep-alive
+	 * @param tcpUserTimeout TCP_USER_TIMEOUT
+	 * @param inactiveReason why a requested setting is inactive, when one is
+	 */
+	public record Socket(String transport, boolean nativeTransport, @Nullable Duration connectTimeout,
+			KeepAlive keepAlive, TcpUserTimeout tcpUserTimeout, @Nullable String inactiveReason) {
+
+		/**
+		 * Return whether the transport can set TCP_USER_TIMEOUT.
+		 * @return whether TCP_USER_TIMEOUT is possible
+		 */
+		public boolean supportsTcpUserTimeout() {
+			return "epoll".equals(this.transport) || "io_uring".equals(this.transport);
+		}
+
+	}
+
+	/**
+	 * TCP keep-alive.
+	 *
+	 * @param active whether keep-alive is on
+	 * @param extended whether idle, interval and count apply (otherwise the operating
+	 * system's defaults, about two hours)
+	 * @param idle idle time before the first probe
+	 * @param interval time between probes
+	 * @param count unanswered probes before the connection is dropped
+	 */
+	public record KeepAlive(boolean active, boolean extended, @Nullable Duration idle, @Nullable Duration interval,
+			@Nullable Integer count) {
+	}
+
+	/**
+	 * TCP_USER_TIMEOUT.
+	 *
+	 * @param active whether it is set on the sockets
+	 * @param timeout how long sent data may stay unacknowledged
+	 */
+	public record TcpUserTimeout(boolean active, @Nullable Duration timeout) {
+	}
+
+	/**
+	 * Cluster options.
+	 *
+	 * @param periodicRefresh whether the topology is refreshed periodically
+	 * @param refreshPeriod the refresh period
+	 * @param adaptiveTriggers the adaptive refresh triggers enabled
+	 * @param adaptiveTriggersTimeout the least time between two adaptive refreshes
+	 * @param dynamicRefreshSources whether every known node is asked for the topology
+	 * @param closeStaleConnections whether connections to departed nodes are closed
+	 * @param validateMembership whether connections to nodes outside the known topology
+	 * are refused
+	 * @param maxRedirects the most MOVED or ASK redirects a command follows
+	 */
+	public record Cluster(boolean periodicRefresh, Duration refreshPeriod, List<String> adaptiveTriggers,
+			Duration adaptiveTriggersTimeout, boolean dynamicRefreshSources, boolean closeStaleConnections,
+			boolean validateMembership, int maxRedirects) {
+	}
+
+	/**
+	 * The dedicated-connection pool.
+	 *
+	 * @param maxActive the most connections per pool
+	 * @param maxIdle the most idle connections kept
+	 * @param minIdle the idle connections kept open
+	 * @param maxWait how long a caller waits for a connection when the pool is exhausted;
+	 * {@code null} or not positive means forever
+	 */
+	public record Pool(int maxActive, int maxIdle, int minIdle, @Nullable Duration maxWait) {
+	}
+
+	/**
+	 * Health indicators over Redis.
+	 *
+	 * @param lettuce whether the bounded {@code lettuce} indicator is active
+	 * @param timeout its timeout
+	 * @param redis whether Spring Boot's {@code redis} indicator is active too
+	 */
+	public record Health(boolean lettuce, @Nullable Duration timeout, boolean redis) {
+	}
+
+}

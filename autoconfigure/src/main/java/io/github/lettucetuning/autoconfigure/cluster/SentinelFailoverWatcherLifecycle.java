@@ -1,0 +1,113 @@
+package io.github.lettucetuning.autoconfigure.cluster;
+
+import java.util.List;
+
+import io.github.lettucetuning.cluster.ChannelTracker;
+import io.github.lettucetuning.cluster.SentinelFailoverWatcher;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.resource.ClientResources;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConverters;
+
+/**
+ * Runs a {@link SentinelFailoverWatcher} while the application runs, when the connection
+ * factory is a Lettuce factory defined through Sentinel. Starts after the factory and
+ * stops before it.
+ *
+ * @author lettuce-tuning
+ */
+final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(SentinelFailoverWatcherLifecycle.class);
+
+	private final ObjectProvider<RedisConnectionFactory> connectionFactory;
+
+	private final ClientResources clientResources;
+
+	private final ChannelTracker channels;
+
+	private @Nullable RedisClient client;
+
+	private @Nullable SentinelFailoverWatcher watcher;
+
+	SentinelFailoverWatcherLifecycle(ObjectProvider<RedisConnectionFactory> connectionFactory,
+			ClientResources clientResources, ChannelTracker channels) {
+		this.connectionFactory = connectionFactory;
+		this.clientResources = clientResources;
+		this.channels = channels;
+	}
+
+	@Override
+	public synchronized void start() {
+		if (!(this.connectionFactory.getIfUnique() instanceof LettuceConnectionFactory factory)
+				|| !factory.isRedisSentinelAware()) {
+			return;
+		}
+		RedisSentinelConfiguration sentinel = factory.getSentinelConfiguration();
+		if (sentinel == null || sentinel.getMaster() == null || sentinel.getMaster().getName() == null) {
+			return;
+		}
+		if (this.clientResources.nettyCustomizer() != this.channels) {
+			logger.warn("lettuce-tuning cannot move connections at Sentinel failovers: another NettyCustomizer "
+					+ "replaced its channel tracker in the client resources. Connections follow a new master only "
+					+ "when they reconnect.");
+			return;
+		}
+		LettuceClientConfiguration configuration = factory.getClientConfiguration();
+		RedisClient redisClient = RedisClient.create(this.clientResources);
+		redisClient.setOptions(configuration.getClientOptions().orElseGet(ClientOptions::create));
+		this.client = redisClient;
+		this.watcher = new SentinelFailoverWatcher(redisClient, sentinel.getMaster().getName(),
+				sentinels(sentinel, configuration), this.channels);
+		this.watcher.start();
+	}
+
+	private static List<RedisURI> sentinels(RedisSentinelConfiguration sentinel,
+			LettuceClientConfiguration configuration) {
+		List<RedisURI> sentinels = LettuceConverters.sentinelConfigurationToRedisURI(sentinel).getSentinels();
+		for (RedisURI uri : sentinels) {
+			uri.setSsl(configuration.isUseSsl());
+			uri.setVerifyPeer(configuration.getVerifyMode());
+			uri.setStartTls(configuration.isStartTls());
+			uri.setTimeout(configuration.getCommandTimeout());
+			configuration.getClientName().ifPresent(uri::setClientName);
+		}
+		return sentinels;
+	}
+
+	@Override
+	public synchronized void stop() {
+		if (this.watcher != null) {
+			this.watcher.close();
+			this.watcher = null;
+		}
+		if (this.client != null) {
+			// The resources are shared: shut down the client only
+			this.client.shutdown();
+			this.client = null;
+		}
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.watcher != null;
+	}
+
+	// After the connection factory (phase 0) on start, before it on stop.
+	@Override
+	public int getPhase() {
+		return 1;
+	}
+
+}

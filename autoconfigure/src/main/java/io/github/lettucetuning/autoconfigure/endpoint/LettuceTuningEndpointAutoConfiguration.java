@@ -1,0 +1,88 @@
+package io.github.lettucetuning.autoconfigure.endpoint;
+
+import io.github.lettucetuning.advice.EffectiveConfiguration;
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.state.ClientEventRecorderConfiguration;
+import io.github.lettucetuning.autoconfigure.timeout.CommandExpiryTimer;
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.endpoint.EffectiveConfigurationReader;
+import io.github.lettucetuning.endpoint.EffectiveConfigurationReader.TimerOwner;
+import io.github.lettucetuning.endpoint.LettuceEndpoint;
+import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.state.ClientEventRecorder;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.resource.ClientResources;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of the read-only {@code lettuce} Actuator endpoint.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = LettuceTuningAutoConfiguration.class)
+@ConditionalOnClass({ RedisClient.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(LettuceTuningConnectionFactory.class)
+@ConditionalOnAvailableEndpoint(LettuceEndpoint.class)
+@EnableConfigurationProperties(LettuceTuningProperties.class)
+@Import(ClientEventRecorderConfiguration.class)
+public final class LettuceTuningEndpointAutoConfiguration {
+
+	private static final String[] REDIS_HEALTH_BEANS = { "redisHealthContributor", "redisHealthIndicator" };
+
+	@Bean
+	@ConditionalOnMissingBean
+	LettuceEndpoint lettuceEndpoint(LettuceTuningConnectionFactory connectionFactory, ClientResources clientResources,
+			LettuceTuningProperties tuning, DataRedisProperties redis, ObjectProvider<CommandExpiryTimer> expiryTimer,
+			ObjectProvider<EffectiveSocketSettings> socketSettings, ObjectProvider<ClientEventRecorder> recorder,
+			ObjectProvider<LettuceHealthIndicator> healthIndicator, ListableBeanFactory beanFactory) {
+		EffectiveConfigurationReader reader = new EffectiveConfigurationReader(connectionFactory, clientResources,
+				timerOwner(clientResources.timer(), expiryTimer.getIfAvailable()), socketSettings.getIfAvailable(),
+				pool(redis.getLettuce().getPool(), tuning.getPool()),
+				() -> health(healthIndicator.getIfUnique(), beanFactory));
+		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable());
+	}
+
+	static TimerOwner timerOwner(Timer timer, @Nullable CommandExpiryTimer expiryTimer) {
+		if (expiryTimer != null && timer == expiryTimer.currentTimer()) {
+			return expiryTimer.isOwned() ? TimerOwner.LETTUCE_TUNING : TimerOwner.APPLICATION;
+		}
+		return (timer instanceof HashedWheelTimer) ? TimerOwner.LETTUCE : TimerOwner.APPLICATION;
+	}
+
+	// The same rule as the pool itself: a positive Boot max-wait wins, else ours.
+	static EffectiveConfiguration.Pool pool(DataRedisProperties.Pool pool, LettuceTuningProperties.Pool tuning) {
+		java.time.Duration bootMaxWait = pool.getMaxWait();
+		java.time.Duration maxWait = (bootMaxWait != null && !bootMaxWait.isNegative() && !bootMaxWait.isZero())
+				? bootMaxWait : tuning.getMaxWait();
+		return new EffectiveConfiguration.Pool(pool.getMaxActive(), pool.getMaxIdle(), pool.getMinIdle(), maxWait);
+	}
+
+	private static EffectiveConfiguration.Health health(@Nullable LettuceHealthIndicator indicator,
+			ListableBeanFactory beanFactory) {
+		boolean redis = false;
+		for (String name : REDIS_HEALTH_BEANS) {
+			redis = redis || beanFactory.containsBean(name);
+		}
+		return new EffectiveConfiguration.Health(indicator != null, (indicator != null) ? indicator.getTimeout() : null,
+				redis);
+	}
+
+}

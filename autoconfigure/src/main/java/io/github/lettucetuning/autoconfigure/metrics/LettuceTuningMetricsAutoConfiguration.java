@@ -1,0 +1,145 @@
+package io.github.lettucetuning.autoconfigure.metrics;
+
+import java.time.Duration;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
+import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
+import io.github.lettucetuning.autoconfigure.state.ClientEventRecorderConfiguration;
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.metrics.ClientEventMetrics;
+import io.github.lettucetuning.metrics.ConnectionMetrics;
+import io.github.lettucetuning.metrics.DedicatedPoolMetrics;
+import io.github.lettucetuning.metrics.TimerMetrics;
+import io.github.lettucetuning.state.ClientEventRecorder;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.annotation.Order;
+
+/**
+ * Auto-configuration of Lettuce command latency metrics with Spring Boot 3's meter
+ * names and of lettuce-tuning's own meters; without Micrometer, command latencies are
+ * not recorded at all.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+@AutoConfiguration(before = DataRedisAutoConfiguration.class, after = LettuceTuningAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass(RedisClient.class)
+@ConditionalOnBooleanProperty(name = "lettuce.tuning.enabled", matchIfMissing = true)
+@ConditionalOnProperty(name = "spring.data.redis.client-type", havingValue = "lettuce", matchIfMissing = true)
+@EnableConfigurationProperties(LettuceTuningProperties.class)
+public final class LettuceTuningMetricsAutoConfiguration {
+
+	@Bean
+	@Order(LettuceTuningResourcesConfiguration.CUSTOMIZER_ORDER)
+	CommandLatencyRecorderCustomizer lettuceTuningCommandLatencyRecorderCustomizer(
+			ObjectProvider<CommandLatencyRecorder> commandLatencyRecorder) {
+		return new CommandLatencyRecorderCustomizer(commandLatencyRecorder);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ MeterRegistry.class, MicrometerCommandLatencyRecorder.class })
+	@ConditionalOnBean(MeterRegistry.class)
+	@ConditionalOnBooleanProperty(name = "lettuce.tuning.metrics.command-latency.enabled", matchIfMissing = true)
+	static class CommandLatencyConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		MicrometerOptions lettuceTuningMicrometerOptions(LettuceTuningProperties properties) {
+			return micrometerOptions(properties.getMetrics().getCommandLatency());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(CommandLatencyRecorder.class)
+		MicrometerCommandLatencyRecorder lettuceTuningCommandLatencyRecorder(MeterRegistry meterRegistry,
+				MicrometerOptions options) {
+			return new MicrometerCommandLatencyRecorder(meterRegistry, options);
+		}
+
+		static MicrometerOptions micrometerOptions(LettuceTuningProperties.CommandLatency properties) {
+			double[] percentiles = properties.getPercentiles();
+			for (double percentile : percentiles) {
+				if (percentile < 0 || percentile > 1) {
+					throw new InvalidTuningPropertyException("lettuce.tuning.metrics.command-latency.percentiles",
+							percentile, "a percentile must lie between 0 and 1",
+							"Set lettuce.tuning.metrics.command-latency.percentiles to values such as 0.5,0.99.");
+				}
+			}
+			requirePositive("lettuce.tuning.metrics.command-latency.min-latency", properties.getMinLatency());
+			requirePositive("lettuce.tuning.metrics.command-latency.max-latency", properties.getMaxLatency());
+			return MicrometerOptions.builder()
+				.histogram(properties.isHistogram())
+				.targetPercentiles(percentiles.clone())
+				.localDistinction(properties.isLocalDistinction())
+				.minLatency(properties.getMinLatency())
+				.maxLatency(properties.getMaxLatency())
+				.build();
+		}
+
+		private static void requirePositive(String property, Duration value) {
+			if (value.isNegative() || value.isZero()) {
+				throw new InvalidTuningPropertyException(property, value, "it must be positive",
+						"Set " + property + " to a positive duration, or remove it to use the default.");
+			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnBean({ MeterRegistry.class, LettuceTuningConnectionFactory.class })
+	@ConditionalOnBooleanProperty(name = "lettuce.tuning.metrics.enabled", matchIfMissing = true)
+	@Import(ClientEventRecorderConfiguration.class)
+	static class TuningMetersConfiguration {
+
+		@Bean
+		ConnectionMetrics lettuceTuningConnectionMetrics(LettuceTuningConnectionFactory connectionFactory) {
+			return new ConnectionMetrics(connectionFactory);
+		}
+
+		@Bean
+		TimerMetrics lettuceTuningTimerMetrics(ClientResources clientResources) {
+			return new TimerMetrics(clientResources.timer());
+		}
+
+		@Bean
+		ClientEventMetrics lettuceTuningClientEventMetrics(ClientEventRecorder clientEventRecorder) {
+			return new ClientEventMetrics(clientEventRecorder);
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(GenericObjectPool.class)
+		static class DedicatedPoolMetricsConfiguration {
+
+			@Bean
+			DedicatedPoolMetrics lettuceTuningDedicatedPoolMetrics(LettuceTuningConnectionFactory connectionFactory) {
+				return new DedicatedPoolMetrics(connectionFactory);
+			}
+
+		}
+
+	}
+
+}

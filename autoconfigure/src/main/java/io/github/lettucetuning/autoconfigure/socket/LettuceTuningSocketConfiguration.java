@@ -1,0 +1,83 @@
+package io.github.lettucetuning.autoconfigure.socket;
+
+import java.util.Locale;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.socket.NativeTransports;
+import io.github.lettucetuning.socket.NettyTransport;
+import io.lettuce.core.resource.ExtendedKeepAliveSupport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.io.ResourceLoader;
+
+/**
+ * Chooses the Netty transport, applies TCP keep-alive and TCP_USER_TIMEOUT to every
+ * Lettuce connection, publishing the {@link EffectiveSocketSettings} that took effect,
+ * and caps the reconnect backoff.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+@Configuration(proxyBeanMethods = false)
+public final class LettuceTuningSocketConfiguration {
+
+	/**
+	 * The order of lettuce-tuning's socket options customizer: early, so that customizers
+	 * without an order, the usual case for the user's, run after it.
+	 */
+	public static final int CUSTOMIZER_ORDER = 0;
+
+	private static final Log logger = LogFactory.getLog(LettuceTuningSocketConfiguration.class);
+
+	@Bean
+	static TransportSelectingPostProcessor lettuceTuningTransportSelector() {
+		return new TransportSelectingPostProcessor();
+	}
+
+	@Bean
+	EffectiveSocketSettings lettuceTuningSocketSettings(LettuceTuningProperties properties,
+			ResourceLoader resourceLoader) {
+		NettyTransport transport = NativeTransports.inUse(resourceLoader.getClassLoader());
+		EffectiveSocketSettings settings = SocketSettingsResolver.resolve(properties.getSocket(), transport,
+				ExtendedKeepAliveSupport.isSupported());
+		String reason = settings.inactiveReason();
+		if (reason != null) {
+			// One line; a warning where adding the epoll library would fix it
+			String message = "lettuce-tuning: " + reason + " (" + settings.describe() + "). On Linux, add "
+					+ "io.netty:netty-transport-native-epoll:linux-x86_64 (or linux-aarch_64) to bound how long a "
+					+ "dead Redis host without a TCP reset can stall a connection.";
+			if (isLinux()) {
+				logger.warn(message);
+			}
+			else {
+				logger.info(message);
+			}
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("lettuce-tuning socket settings: " + settings.describe());
+		}
+		return settings;
+	}
+
+	@Bean
+	@Order(CUSTOMIZER_ORDER)
+	SocketOptionsBuilderCustomizer lettuceTuningSocketOptionsCustomizer(EffectiveSocketSettings settings) {
+		return new SocketOptionsBuilderCustomizer(settings);
+	}
+
+	@Bean
+	@Order(CUSTOMIZER_ORDER)
+	ReconnectDelayCustomizer lettuceTuningReconnectDelayCustomizer(LettuceTuningProperties properties) {
+		return new ReconnectDelayCustomizer(properties.getSocket().getReconnect().getMaxDelay());
+	}
+
+	private static boolean isLinux() {
+		return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
+	}
+
+}

@@ -1,0 +1,214 @@
+package io.github.lettucetuning.endpoint;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+import io.github.lettucetuning.advice.EffectiveConfiguration;
+import io.github.lettucetuning.connection.ConnectionMode;
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.state.PoolSnapshot;
+import io.github.lettucetuning.timeout.WheelTimer;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.ExtendedKeepAliveSupport;
+import io.lettuce.core.resource.Transports;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads the {@link EffectiveConfiguration} from the running client: the connection
+ * factory, the client's options (not the properties, which customizers may have
+ * overridden) and the client resources.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+public final class EffectiveConfigurationReader {
+
+	// Netty's defaults, which Lettuce's own HashedWheelTimer uses.
+	private static final Duration NETTY_TICK = Duration.ofMillis(100);
+
+	private static final int NETTY_WHEEL_SIZE = 512;
+
+	private final LettuceTuningConnectionFactory factory;
+
+	private final ClientResources resources;
+
+	private final TimerOwner timerOwner;
+
+	private final @Nullable EffectiveSocketSettings socketSettings;
+
+	private final EffectiveConfiguration.Pool pool;
+
+	private final Supplier<EffectiveConfiguration.Health> health;
+
+	/**
+	 * Create a reader.
+	 * @param factory the connection factory
+	 * @param resources the client resources
+	 * @param timerOwner who created the expiry timer
+	 * @param socketSettings the socket settings lettuce-tuning applied, or {@code null} to
+	 * read them from the client options
+	 * @param pool the configuration of the dedicated pool, shown when the factory pools
+	 * dedicated connections
+	 * @param health supplies which health indicators are in use
+	 */
+	public EffectiveConfigurationReader(LettuceTuningConnectionFactory factory, ClientResources resources,
+			TimerOwner timerOwner, @Nullable EffectiveSocketSettings socketSettings, EffectiveConfiguration.Pool pool,
+			Supplier<EffectiveConfiguration.Health> health) {
+		this.factory = factory;
+		this.resources = resources;
+		this.timerOwner = timerOwner;
+		this.socketSettings = socketSettings;
+		this.pool = pool;
+		this.health = health;
+	}
+
+	/**
+	 * Read the configuration in effect now.
+	 * @return the effective configuration
+	 */
+	public EffectiveConfiguration read() {
+		ClientOptions options = this.factory.getRequiredNativeClient().getOptions();
+		EffectiveConfiguration.Pool pool = (PoolSnapshot.of(this.factory) != null) ? this.pool : null;
+		return new EffectiveConfiguration(connections(), commands(options), threads(), timer(), socket(options),
+				cluster(options), pool, this.health.get());
+	}
+
+	private EffectiveConfiguration.Connections connections() {
+		boolean shared = this.factory.getShareNativeConnection();
+		String selection = (this.factory.getMode() == ConnectionMode.MULTI)
+				? id(this.factory.getSelectionPolicy().name()) : null;
+		return new EffectiveConfiguration.Connections(id(this.factory.getMode().name()),
+				shared ? this.factory.getSharedConnectionCount() : 0, selection, shared,
+				this.factory.getEagerInitialization());
+	}
+
+	private EffectiveConfiguration.Commands commands(ClientOptions options) {
+		return new EffectiveConfiguration.Commands(this.factory.getClientConfiguration().getCommandTimeout(),
+				options.getTimeoutOptions().isTimeoutCommands());
+	}
+
+	private EffectiveConfiguration.Threads threads() {
+		return new EffectiveConfiguration.Threads(this.resources.ioThreadPoolSize(),
+				this.resources.computationThreadPoolSize());
+	}
+
+	private EffectiveConfiguration.Timer timer() {
+		Timer timer = this.resources.timer();
+		String owner = this.timerOwner.id();
+		if (timer instanceof WheelTimer wheel) {
+			return new EffectiveConfiguration.Timer("wheel", wheel.tickDuration(), wheel.options().wheelSize(),
+					wheel.options().maxPendingTimeouts(), owner);
+		}
+		if (timer instanceof HashedWheelTimer) {
+			boolean lettuces = this.timerOwner == TimerOwner.LETTUCE;
+			return new EffectiveConfiguration.Timer("netty", lettuces ? NETTY_TICK : null,
+					lettuces ? NETTY_WHEEL_SIZE : null, null, owner);
+		}
+		return new EffectiveConfiguration.Timer(timer.getClass().getName(), null, null, null, owner);
+	}
+
+	private EffectiveConfiguration.Socket socket(ClientOptions options) {
+		SocketOptions socketOptions = options.getSocketOptions();
+		if (this.socketSettings != null) {
+			return fromSettings(this.socketSettings, socketOptions.getConnectTimeout());
+		}
+		String transport = transport();
+		boolean nativeTransport = !"nio".equals(transport);
+		SocketOptions.KeepAliveOptions keepAlive = socketOptions.getKeepAlive();
+		boolean extended = socketOptions.isKeepAlive() && ExtendedKeepAliveSupport.isSupported();
+		EffectiveConfiguration.KeepAlive keepAliveSettings = new EffectiveConfiguration.KeepAlive(
+				socketOptions.isKeepAlive(), extended, extended ? keepAlive.getIdle() : null,
+				extended ? keepAlive.getInterval() : null, extended ? keepAlive.getCount() : null);
+		boolean tcpUserTimeoutPossible = "epoll".equals(transport) || "io_uring".equals(transport);
+		boolean tcpUserTimeout = socketOptions.isEnableTcpUserTimeout() && tcpUserTimeoutPossible;
+		String inactiveReason = (socketOptions.isEnableTcpUserTimeout() && !tcpUserTimeoutPossible)
+				? "TCP_USER_TIMEOUT needs the epoll or io_uring transport, not " + transport : null;
+		return new EffectiveConfiguration.Socket(transport, nativeTransport, socketOptions.getConnectTimeout(),
+				keepAliveSettings, new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
+						tcpUserTimeout ? socketOptions.getTcpUserTimeout().getTcpUserTimeout() : null),
+				inactiveReason);
+	}
+
+	private static EffectiveConfiguration.Socket fromSettings(EffectiveSocketSettings settings,
+			Duration connectTimeout) {
+		EffectiveSocketSettings.KeepAlive keepAlive = settings.keepAlive();
+		EffectiveSocketSettings.TcpUserTimeout tcpUserTimeout = settings.tcpUserTimeout();
+		return new EffectiveConfiguration.Socket(settings.transport().displayName(), settings.transport().isNative(),
+				connectTimeout,
+				new EffectiveConfiguration.KeepAlive(keepAlive.active(), keepAlive.extended(), keepAlive.idle(),
+						keepAlive.interval(), keepAlive.count()),
+				new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout.active(), tcpUserTimeout.timeout()),
+				settings.inactiveReason());
+	}
+
+	// Lettuce picks its transport once per JVM; the channel class names it.
+	static String transport() {
+		String channel = Transports.socketChannelClass().getSimpleName().toLowerCase(Locale.ROOT);
+		if (channel.startsWith("epoll")) {
+			return "epoll";
+		}
+		if (channel.startsWith("iouring") || channel.startsWith("io_uring")) {
+			return "io_uring";
+		}
+		if (channel.startsWith("kqueue")) {
+			return "kqueue";
+		}
+		return "nio";
+	}
+
+	private EffectiveConfiguration.@Nullable Cluster cluster(ClientOptions options) {
+		if (!this.factory.isClusterAware() || !(options instanceof ClusterClientOptions clusterOptions)) {
+			return null;
+		}
+		ClusterTopologyRefreshOptions refresh = clusterOptions.getTopologyRefreshOptions();
+		List<String> triggers = refresh.getAdaptiveRefreshTriggers()
+			.stream()
+			.map((trigger) -> id(trigger.name()))
+			.sorted()
+			.toList();
+		return new EffectiveConfiguration.Cluster(refresh.isPeriodicRefreshEnabled(), refresh.getRefreshPeriod(),
+				triggers, refresh.getAdaptiveRefreshTimeout(), refresh.useDynamicRefreshSources(),
+				refresh.isCloseStaleConnections(), clusterOptions.isValidateClusterNodeMembership(),
+				clusterOptions.getMaxRedirects());
+	}
+
+	static String id(String name) {
+		return name.toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+	/**
+	 * Who created the timer that expires commands.
+	 */
+	public enum TimerOwner {
+
+		/**
+		 * lettuce-tuning created it and stops it.
+		 */
+		LETTUCE_TUNING,
+
+		/**
+		 * Lettuce created its stock timer.
+		 */
+		LETTUCE,
+
+		/**
+		 * The application supplied it.
+		 */
+		APPLICATION;
+
+		String id() {
+			return EffectiveConfigurationReader.id(name());
+		}
+
+	}
+
+}

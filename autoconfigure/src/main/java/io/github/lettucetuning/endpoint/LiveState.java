@@ -1,0 +1,117 @@
+package io.github.lettucetuning.endpoint;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.state.ClientEventRecorder;
+import io.github.lettucetuning.state.ConnectionSnapshot;
+import io.github.lettucetuning.state.PoolSnapshot;
+import io.github.lettucetuning.state.TopologyChange;
+import io.github.lettucetuning.timeout.WheelTimer;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the client is doing now: its shared connections, the dedicated pool, pending
+ * timeouts and the client events counted so far.
+ *
+ * @param connections the shared native connections by state
+ * @param pool the dedicated pool, or {@code null} when dedicated connections are not
+ * pooled
+ * @param timer the expiry timer's counts
+ * @param events the client events counted since startup, or {@code null} when not
+ * recorded
+ * @param topology cluster topology changes, or {@code null} when not connected to a
+ * cluster
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+public record LiveState(Connections connections, @Nullable PoolSnapshot pool, TimerState timer,
+		@Nullable Events events, @Nullable Topology topology) {
+
+	/**
+	 * Read the live state.
+	 * @param factory the connection factory
+	 * @param timer the timer of the client resources
+	 * @param recorder the recorder of client events, if any
+	 * @return the state
+	 */
+	public static LiveState of(LettuceTuningConnectionFactory factory, Timer timer,
+			@Nullable ClientEventRecorder recorder) {
+		ConnectionSnapshot connections = ConnectionSnapshot.of(factory);
+		Events events = (recorder != null) ? new Events(recorder.reconnectAttempts(), recorder.reconnectFailures(),
+				recorder.commandTimeouts(), recorder.movedRedirections(), recorder.askRedirections()) : null;
+		Topology topology = (recorder != null && factory.isClusterAware()) ? Topology.of(recorder) : null;
+		return new LiveState(
+				new Connections(connections.size(), connections.open(), connections.disconnected(),
+						connections.unopened()),
+				PoolSnapshot.of(factory), TimerState.of(timer), events, topology);
+	}
+
+	/**
+	 * Shared native connections by state.
+	 *
+	 * @param total the shared connections the mode provides for
+	 * @param open the connected ones
+	 * @param disconnected the ones Lettuce is reconnecting
+	 * @param unopened the ones not opened yet
+	 */
+	public record Connections(int total, int open, int disconnected, int unopened) {
+	}
+
+	/**
+	 * The expiry timer's counts.
+	 *
+	 * @param pending timeouts scheduled and neither expired nor cancelled, when known
+	 * @param expired timeouts that fired since startup, when known
+	 */
+	public record TimerState(@Nullable Long pending, @Nullable Long expired) {
+
+		static TimerState of(Timer timer) {
+			if (timer instanceof WheelTimer wheel) {
+				return new TimerState(wheel.pendingTimeouts(), wheel.expiredTimeouts());
+			}
+			if (timer instanceof HashedWheelTimer hashed) {
+				return new TimerState(hashed.pendingTimeouts(), null);
+			}
+			return new TimerState(null, null);
+		}
+
+	}
+
+	/**
+	 * Client events since startup.
+	 *
+	 * @param reconnectAttempts reconnect attempts
+	 * @param reconnectFailures failed reconnect attempts
+	 * @param commandTimeouts commands that timed out
+	 * @param movedRedirections MOVED redirections followed
+	 * @param askRedirections ASK redirections followed
+	 */
+	public record Events(long reconnectAttempts, long reconnectFailures, long commandTimeouts, long movedRedirections,
+			long askRedirections) {
+	}
+
+	/**
+	 * Cluster topology changes since startup.
+	 *
+	 * @param changes topology refreshes that changed the client's view
+	 * @param lastChange what the last one changed, or {@code null} if none did
+	 * @param refreshTriggers how often each adaptive refresh trigger fired
+	 */
+	public record Topology(long changes, @Nullable TopologyChange lastChange, Map<String, Long> refreshTriggers) {
+
+		static Topology of(ClientEventRecorder recorder) {
+			Map<String, Long> triggers = new LinkedHashMap<>();
+			for (RefreshTrigger trigger : RefreshTrigger.values()) {
+				triggers.put(EffectiveConfigurationReader.id(trigger.name()), recorder.refreshTriggers(trigger));
+			}
+			return new Topology(recorder.topologyChanges(), recorder.lastTopologyChange(), triggers);
+		}
+
+	}
+
+}

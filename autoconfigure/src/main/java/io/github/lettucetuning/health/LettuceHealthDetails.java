@@ -1,0 +1,48 @@
+package io.github.lettucetuning.health;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.state.ConnectionSnapshot;
+import io.github.lettucetuning.state.PoolSnapshot;
+
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * The details of the {@code lettuce} health that need no round trip to Redis: the
+ * connection mode, the shared connections by state and the dedicated pool.
+ *
+ * @author lettuce-tuning
+ */
+final class LettuceHealthDetails {
+
+	private LettuceHealthDetails() {
+	}
+
+	static void describe(LettuceTuningConnectionFactory factory, Health.Builder builder) {
+		builder.withDetail("mode", factory.getMode().name().toLowerCase(Locale.ROOT));
+		ConnectionSnapshot connections = ConnectionSnapshot.of(factory);
+		if (connections.size() > 0) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("total", connections.size());
+			details.put("open", connections.open());
+			details.put("disconnected", connections.disconnected());
+			details.put("unopened", connections.unopened());
+			builder.withDetail("connections", details);
+		}
+		PoolSnapshot pool = PoolSnapshot.of(factory);
+		if (pool != null) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("active", pool.active());
+			details.put("idle", pool.idle());
+			details.put("waiting", pool.waiting());
+			if (pool.max() != null) {
+				details.put("max", pool.max());
+			}
+			builder.withDetail("pool", details);
+		}
+	}
+
+}

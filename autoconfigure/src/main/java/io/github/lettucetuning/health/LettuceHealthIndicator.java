@@ -1,0 +1,153 @@
+package io.github.lettucetuning.health;
+
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.util.Assert;
+
+/**
+ * Health of Redis as a {@link LettuceTuningConnectionFactory} sees it, answered within a
+ * timeout. The check ({@code INFO server} on a standalone server, {@code CLUSTER INFO} on
+ * a cluster, {@code PING} plus the client's cluster view for users who may not run
+ * those) runs on one daemon thread of the indicator's own and is awaited for at most
+ * the timeout, so a hung or unreachable server makes the health {@code DOWN} within the
+ * timeout instead of holding the caller for the command timeout. While a check is
+ * running, later calls wait for that same check instead of starting another, so a hung
+ * server ties up one thread at most; nothing is queued beyond it.
+ * <p>
+ * Details: the connection mode, the shared connections by state, the dedicated pool
+ * (active, idle, waiting, max), the Redis version, or the cluster state, known nodes and
+ * slots covered. Never credentials or addresses with credentials.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+public class LettuceHealthIndicator extends AbstractHealthIndicator implements DisposableBean {
+
+	/**
+	 * The default time to wait for Redis to answer.
+	 */
+	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
+	private final LettuceTuningConnectionFactory connectionFactory;
+
+	private final Duration timeout;
+
+	private final RedisCheck check;
+
+	private final ThreadPoolExecutor executor;
+
+	private final AtomicReference<@Nullable CompletableFuture<RedisCheck.Result>> running = new AtomicReference<>();
+
+	/**
+	 * Create an indicator that waits {@link #DEFAULT_TIMEOUT} for Redis.
+	 * @param connectionFactory the connection factory
+	 */
+	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory) {
+		this(connectionFactory, DEFAULT_TIMEOUT);
+	}
+
+	/**
+	 * Create an indicator.
+	 * @param connectionFactory the connection factory
+	 * @param timeout how long to wait for Redis to answer before reporting DOWN
+	 */
+	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory, Duration timeout) {
+		super("Lettuce health check failed");
+		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
+		Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+		this.connectionFactory = connectionFactory;
+		this.timeout = timeout;
+		this.check = new RedisCheck(connectionFactory, timeout);
+		this.executor = checkExecutor();
+	}
+
+	// One thread, a one-slot queue (a check submitted while the previous thread is
+	// finishing), and no more: a hung server must not pile up threads or checks.
+	private static ThreadPoolExecutor checkExecutor() {
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("lettuce-health-");
+		threads.setDaemon(true);
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1),
+				threads);
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	/**
+	 * Return how long the indicator waits for Redis.
+	 * @return the timeout
+	 */
+	public Duration getTimeout() {
+		return this.timeout;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		LettuceHealthDetails.describe(this.connectionFactory, builder);
+		CompletableFuture<RedisCheck.Result> result = startOrJoin();
+		try {
+			result.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS).applyTo(builder);
+		}
+		catch (TimeoutException ex) {
+			builder.down().withDetail("error", "Redis did not answer within " + this.timeout.toMillis() + "ms");
+		}
+		catch (ExecutionException ex) {
+			builder.down((ex.getCause() != null) ? ex.getCause() : ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			builder.down(ex);
+		}
+	}
+
+	private CompletableFuture<RedisCheck.Result> startOrJoin() {
+		CompletableFuture<RedisCheck.Result> current = this.running.get();
+		if (current != null && !current.isDone()) {
+			return current;
+		}
+		CompletableFuture<RedisCheck.Result> next = new CompletableFuture<>();
+		if (!this.running.compareAndSet(current, next)) {
+			CompletableFuture<RedisCheck.Result> other = this.running.get();
+			return (other != null) ? other : next;
+		}
+		try {
+			this.executor.execute(() -> run(next));
+		}
+		catch (RejectedExecutionException ex) {
+			next.completeExceptionally(ex);
+		}
+		return next;
+	}
+
+	private void run(CompletableFuture<RedisCheck.Result> result) {
+		try {
+			result.complete(this.check.run());
+		}
+		catch (Throwable ex) {
+			result.completeExceptionally(ex);
+		}
+	}
+
+	/**
+	 * Stop the check thread.
+	 */
+	@Override
+	public void destroy() {
+		this.executor.shutdownNow();
+	}
+
+}

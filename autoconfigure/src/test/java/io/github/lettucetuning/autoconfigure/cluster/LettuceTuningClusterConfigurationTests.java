@@ -1,0 +1,275 @@
+package io.github.lettucetuning.autoconfigure.cluster;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
+import io.github.lettucetuning.cluster.ClusterNodeFilter;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
+import io.lettuce.core.cluster.RedisClusterClient;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link LettuceTuningClusterConfiguration}: the cluster client options however
+ * the cluster is defined, and their precedence over Spring Boot's.
+ *
+ * @author lettuce-tuning
+ */
+class LettuceTuningClusterConfigurationTests {
+
+	private static final String NODES = "spring.data.redis.cluster.nodes=127.0.0.1:7000,127.0.0.1:7001";
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+
+	@Test
+	void clusterPropertiesGetTheTunedDefaults() {
+		this.contextRunner.withPropertyValues(NODES).run((context) -> assertTunedDefaults(clusterOptions(context)));
+	}
+
+	@Test
+	void connectionDetailsBeanGetsTheTunedDefaults() {
+		this.contextRunner.withUserConfiguration(ClusterConnectionDetailsConfiguration.class)
+			.run((context) -> assertTunedDefaults(clusterOptions(context)));
+	}
+
+	@Test
+	void clusterConfigurationBeanGetsTheTunedDefaults() {
+		this.contextRunner.withUserConfiguration(ClusterConfigurationBeanConfiguration.class)
+			.run((context) -> assertTunedDefaults(clusterOptions(context)));
+	}
+
+	private static void assertTunedDefaults(ClusterClientOptions options) {
+		ClusterTopologyRefreshOptions refresh = options.getTopologyRefreshOptions();
+		assertThat(refresh.isPeriodicRefreshEnabled()).isTrue();
+		assertThat(refresh.getRefreshPeriod()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(refresh.getAdaptiveRefreshTriggers()).isEqualTo(EnumSet.allOf(RefreshTrigger.class));
+		assertThat(refresh.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(refresh.getRefreshTriggersReconnectAttempts()).isEqualTo(5);
+		assertThat(refresh.useDynamicRefreshSources()).isTrue();
+		assertThat(refresh.isCloseStaleConnections()).isTrue();
+		assertThat(options.isValidateClusterNodeMembership()).isFalse();
+		assertThat(options.getMaxRedirects()).isEqualTo(5);
+		assertThat(options.getNodeFilter()).isInstanceOfSatisfying(ClusterNodeFilter.class, (filter) -> {
+			assertThat(filter.isExcludeFailed()).isTrue();
+			assertThat(filter.isExcludePossiblyFailed()).isTrue();
+			assertThat(filter.isExcludeWithoutAddress()).isTrue();
+		});
+		// Spring Boot's options are kept
+		assertThat(options.getTimeoutOptions().isTimeoutCommands()).isTrue();
+	}
+
+	@Test
+	void bootRefreshPeriodWinsOverTheDefaultPeriod() {
+		this.contextRunner.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.period=15s")
+			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().getRefreshPeriod())
+				.isEqualTo(Duration.ofSeconds(15)));
+	}
+
+	@Test
+	void tuningRefreshPeriodWinsOverBoots() {
+		this.contextRunner
+			.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.period=15s",
+					"lettuce.tuning.cluster.refresh.period=7s")
+			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().getRefreshPeriod())
+				.isEqualTo(Duration.ofSeconds(7)));
+	}
+
+	@Test
+	void periodicRefreshCanBeSwitchedOff() {
+		this.contextRunner
+			.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.period=15s",
+					"lettuce.tuning.cluster.refresh.periodic=false")
+			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().isPeriodicRefreshEnabled())
+				.isFalse());
+	}
+
+	@Test
+	void bootDynamicRefreshSourcesAreKeptUnlessTuningSetsThem() {
+		this.contextRunner
+			.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources=false")
+			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().useDynamicRefreshSources())
+				.isFalse());
+		this.contextRunner
+			.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources=false",
+					"lettuce.tuning.cluster.refresh.dynamic-refresh-sources=true")
+			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().useDynamicRefreshSources())
+				.isTrue());
+	}
+
+	@Test
+	void adaptiveTriggersCanBeNarrowedOrSwitchedOff() {
+		this.contextRunner
+			.withPropertyValues(NODES, "lettuce.tuning.cluster.refresh.adaptive-triggers=moved-redirect,persistent-reconnects")
+			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().getAdaptiveRefreshTriggers())
+				.containsExactlyInAnyOrder(RefreshTrigger.MOVED_REDIRECT, RefreshTrigger.PERSISTENT_RECONNECTS));
+		this.contextRunner.withPropertyValues(NODES, "lettuce.tuning.cluster.refresh.adaptive-triggers=")
+			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().getAdaptiveRefreshTriggers())
+				.isEmpty());
+	}
+
+	@Test
+	void propertiesMapOntoTheClusterOptions() {
+		this.contextRunner
+			.withPropertyValues(NODES, "lettuce.tuning.cluster.refresh.adaptive-triggers-timeout=2s",
+					"lettuce.tuning.cluster.refresh.reconnect-attempts=3",
+					"lettuce.tuning.cluster.refresh.close-stale-connections=false",
+					"lettuce.tuning.cluster.validate-membership=true", "lettuce.tuning.cluster.max-redirects=8",
+					"lettuce.tuning.cluster.node-filter.exclude-possibly-failed=false",
+					"lettuce.tuning.cluster.node-filter.exclude-without-address=false")
+			.run((context) -> {
+				ClusterClientOptions options = clusterOptions(context);
+				ClusterTopologyRefreshOptions refresh = options.getTopologyRefreshOptions();
+				assertThat(refresh.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(refresh.getRefreshTriggersReconnectAttempts()).isEqualTo(3);
+				assertThat(refresh.isCloseStaleConnections()).isFalse();
+				assertThat(options.isValidateClusterNodeMembership()).isTrue();
+				assertThat(options.getMaxRedirects()).isEqualTo(8);
+				assertThat(options.getNodeFilter()).isInstanceOfSatisfying(ClusterNodeFilter.class, (filter) -> {
+					assertThat(filter.isExcludeFailed()).isTrue();
+					assertThat(filter.isExcludePossiblyFailed()).isFalse();
+					assertThat(filter.isExcludeWithoutAddress()).isFalse();
+				});
+			});
+	}
+
+	@Test
+	void springDataMaxRedirectsWinWhenSet() {
+		this.contextRunner.withPropertyValues(NODES, "lettuce.tuning.cluster.max-redirects=8")
+			.run((context) -> assertThat(((ClusterClientOptions) clusterClient(context).getOptions()).getMaxRedirects()).isEqualTo(8));
+		this.contextRunner
+			.withPropertyValues(NODES, "lettuce.tuning.cluster.max-redirects=8", "spring.data.redis.cluster.max-redirects=3")
+			.run((context) -> assertThat(((ClusterClientOptions) clusterClient(context).getOptions()).getMaxRedirects()).isEqualTo(3));
+	}
+
+	@Test
+	void userCustomizersRunAfterOurs() {
+		this.contextRunner.withPropertyValues(NODES).withUserConfiguration(UserCustomizerConfiguration.class).run((context) -> {
+			ClusterClientOptions options = clusterOptions(context);
+			assertThat(options.isValidateClusterNodeMembership()).isTrue();
+			assertThat(options.getTopologyRefreshOptions().getRefreshPeriod()).isEqualTo(Duration.ofSeconds(42));
+		});
+	}
+
+	@Test
+	void standaloneClientOptionsAreNotClusterOptions() {
+		this.contextRunner.run((context) -> assertThat(clientOptions(context)).isNotInstanceOf(ClusterClientOptions.class));
+	}
+
+	@Test
+	void invalidValuesFailStartupNamingTheProperty() {
+		assertInvalid("lettuce.tuning.cluster.refresh.adaptive-triggers-timeout=0s");
+		assertInvalid("lettuce.tuning.cluster.refresh.period=0s");
+		assertInvalid("lettuce.tuning.cluster.refresh.reconnect-attempts=0");
+		assertInvalid("lettuce.tuning.cluster.max-redirects=-1");
+	}
+
+	private void assertInvalid(String property) {
+		this.contextRunner.withPropertyValues(NODES, property).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOfSatisfying(InvalidTuningPropertyException.class, (ex) -> assertThat(ex.getProperty())
+					.isEqualTo(property.substring(0, property.indexOf('='))));
+		});
+	}
+
+	@Test
+	void defaultsThatKeepLettucesDefaultsMatchLettucesConstants() {
+		LettuceTuningProperties.Cluster cluster = new LettuceTuningProperties().getCluster();
+		LettuceTuningProperties.Refresh refresh = cluster.getRefresh();
+		assertThat(refresh.getAdaptiveTriggers()).isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_ADAPTIVE_REFRESH_TRIGGERS);
+		assertThat(refresh.getAdaptiveTriggersTimeout())
+			.isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_ADAPTIVE_REFRESH_TIMEOUT_DURATION);
+		assertThat(refresh.getReconnectAttempts())
+			.isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_REFRESH_TRIGGERS_RECONNECT_ATTEMPTS);
+		assertThat(refresh.isCloseStaleConnections()).isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_CLOSE_STALE_CONNECTIONS);
+		assertThat(cluster.getMaxRedirects()).isEqualTo(ClusterClientOptions.DEFAULT_MAX_REDIRECTS);
+		assertThat(cluster.isValidateMembership()).isEqualTo(ClusterClientOptions.DEFAULT_VALIDATE_CLUSTER_MEMBERSHIP);
+		// Where lettuce-tuning departs from Lettuce, on purpose
+		assertThat(refresh.isPeriodic()).isNotEqualTo(ClusterTopologyRefreshOptions.DEFAULT_PERIODIC_REFRESH_ENABLED);
+		assertThat(ClusterOptionsBuilderCustomizer.DEFAULT_REFRESH_PERIOD)
+			.isLessThan(ClusterTopologyRefreshOptions.DEFAULT_REFRESH_PERIOD_DURATION);
+	}
+
+	private static ClusterClientOptions clusterOptions(AssertableApplicationContext context) {
+		assertThat(context).hasNotFailed();
+		ClientOptions options = clientOptions(context);
+		assertThat(options).isInstanceOf(ClusterClientOptions.class);
+		return (ClusterClientOptions) options;
+	}
+
+	// The client Spring Data creates (without connecting) when the factory starts
+	private static RedisClusterClient clusterClient(AssertableApplicationContext context) {
+		return (RedisClusterClient) context.getBean(LettuceConnectionFactory.class).getNativeClient();
+	}
+
+	private static ClientOptions clientOptions(AssertableApplicationContext context) {
+		return context.getBean(LettuceConnectionFactory.class).getClientConfiguration().getClientOptions().orElseThrow();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ClusterConnectionDetailsConfiguration {
+
+		@Bean
+		DataRedisConnectionDetails redisConnectionDetails() {
+			return new DataRedisConnectionDetails() {
+
+				@Override
+				public Cluster getCluster() {
+					return () -> List.of(new Node("127.0.0.1", 7000), new Node("127.0.0.1", 7001));
+				}
+
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ClusterConfigurationBeanConfiguration {
+
+		@Bean
+		RedisClusterConfiguration redisClusterConfiguration() {
+			return new RedisClusterConfiguration(List.of("127.0.0.1:7000"));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserCustomizerConfiguration {
+
+		@Bean
+		LettuceClientOptionsBuilderCustomizer userClusterCustomizer() {
+			return (builder) -> {
+				if (builder instanceof ClusterClientOptions.Builder cluster) {
+					ClusterTopologyRefreshOptions current = cluster.build().getTopologyRefreshOptions();
+					cluster.validateClusterNodeMembership(true)
+						.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+							.enablePeriodicRefresh(Duration.ofSeconds(42))
+							.adaptiveRefreshTriggersTimeout(current.getAdaptiveRefreshTimeout())
+							.build());
+				}
+			};
+		}
+
+	}
+
+}

@@ -1,0 +1,164 @@
+package io.github.lettucetuning.autoconfigure.endpoint;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.lettucetuning.advice.EffectiveConfiguration;
+import io.github.lettucetuning.advice.TuningAdvisor;
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContributorAutoConfiguration;
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.endpoint.EffectiveConfigurationReader;
+import io.github.lettucetuning.endpoint.EffectiveConfigurationReader.TimerOwner;
+import io.github.lettucetuning.endpoint.LettuceDescriptor;
+import io.github.lettucetuning.endpoint.LettuceEndpoint;
+import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.state.ClientEventRecorder;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.resource.ClientResources;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link LettuceTuningEndpointAutoConfiguration}.
+ *
+ * @author lettuce-tuning
+ */
+class LettuceTuningEndpointAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
+				LettuceTuningEndpointAutoConfiguration.class))
+		.withPropertyValues("management.endpoints.web.exposure.include=lettuce");
+
+	@Test
+	void endpointIsAvailableWhenExposed() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(LettuceEndpoint.class)
+			.hasSingleBean(ClientEventRecorder.class));
+	}
+
+	@Test
+	void endpointIsNotAvailableUnlessExposed() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class,
+					DataRedisAutoConfiguration.class, LettuceTuningEndpointAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(LettuceEndpoint.class)
+				.doesNotHaveBean(ClientEventRecorder.class));
+	}
+
+	@Test
+	void endpointCanBeSwitchedOff() {
+		this.contextRunner.withPropertyValues("management.endpoint.lettuce.access=NONE")
+			.run((context) -> assertThat(context).doesNotHaveBean(LettuceEndpoint.class));
+	}
+
+	@Test
+	void describesTheEffectiveConfigurationWithoutTalkingToRedis() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.port=1", "spring.data.redis.timeout=150ms",
+					"lettuce.tuning.connection.mode=multi", "lettuce.tuning.connection.multi.size=3",
+					"lettuce.tuning.timer.tick=20ms")
+			.run((context) -> {
+				LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
+				EffectiveConfiguration configuration = descriptor.configuration();
+				assertThat(configuration.connections().mode()).isEqualTo("multi");
+				assertThat(configuration.connections().shared()).isEqualTo(3);
+				assertThat(configuration.connections().selection()).isEqualTo("round-robin");
+				assertThat(configuration.threads().io()).isGreaterThanOrEqualTo(3);
+				assertThat(configuration.timer().type()).isEqualTo("wheel");
+				assertThat(configuration.timer().owner()).isEqualTo("lettuce-tuning");
+				assertThat(configuration.timer().tick()).hasMillis(20);
+				assertThat(configuration.commands().timeout()).hasMillis(150);
+				assertThat(configuration.commands().expiry()).isTrue();
+				assertThat(configuration.socket().transport()).isIn("epoll", "io_uring", "nio");
+				assertThat(configuration.cluster()).isNull();
+				assertThat(configuration.pool()).isNotNull();
+				assertThat(descriptor.state().connections().total()).isEqualTo(3);
+				assertThat(descriptor.state().connections().unopened()).isEqualTo(3);
+				assertThat(descriptor.state().timer().pending()).isNotNull();
+				assertThat(descriptor.state().events()).isNotNull();
+				assertThat(descriptor.advice()).extracting("id").contains(TuningAdvisor.TIMEOUT_BELOW_TIMER_TICK);
+			});
+	}
+
+	@Test
+	void socketSettingsComeFromLettuceTuningsSocketBean() {
+		this.contextRunner.run((context) -> {
+			EffectiveSocketSettings applied = context.getBean(EffectiveSocketSettings.class);
+			EffectiveConfiguration.Socket socket = context.getBean(LettuceEndpoint.class)
+				.lettuce()
+				.configuration()
+				.socket();
+			assertThat(socket.transport()).isEqualTo(applied.transport().displayName());
+			assertThat(socket.keepAlive().active()).isEqualTo(applied.keepAlive().active());
+			assertThat(socket.tcpUserTimeout().active()).isEqualTo(applied.tcpUserTimeout().active());
+		});
+	}
+
+	@Test
+	void withoutAppliedSocketSettingsTheClientOptionsAreRead() {
+		this.contextRunner.run((context) -> {
+			LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
+			EffectiveConfigurationReader reader = new EffectiveConfigurationReader(factory,
+					context.getBean(ClientResources.class), TimerOwner.LETTUCE_TUNING, null,
+					new EffectiveConfiguration.Pool(8, 8, 0, Duration.ofSeconds(2)),
+					() -> new EffectiveConfiguration.Health(false, null, false));
+			SocketOptions options = factory.getRequiredNativeClient().getOptions().getSocketOptions();
+			EffectiveConfiguration.Socket socket = reader.read().socket();
+			assertThat(socket.transport()).isIn("epoll", "io_uring", "kqueue", "nio");
+			assertThat(socket.nativeTransport()).isEqualTo(!"nio".equals(socket.transport()));
+			assertThat(socket.connectTimeout()).isEqualTo(options.getConnectTimeout());
+			assertThat(socket.keepAlive().active()).isEqualTo(options.isKeepAlive());
+			assertThat(socket.tcpUserTimeout().active()).isEqualTo(options.isEnableTcpUserTimeout());
+		});
+	}
+
+	@Test
+	void stockNettyTimerIsReportedWithItsTick() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.timer.type=netty").run((context) -> {
+			EffectiveConfiguration.Timer timer = context.getBean(LettuceEndpoint.class)
+				.lettuce()
+				.configuration()
+				.timer();
+			assertThat(timer.type()).isEqualTo("netty");
+			assertThat(timer.owner()).isEqualTo("lettuce");
+			assertThat(timer.tick()).hasMillis(100);
+		});
+	}
+
+	@Test
+	void healthIndicatorsAreReportedAndJudged() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(LettuceTuningHealthContributorAutoConfiguration.class,
+					DataRedisHealthContributorAutoConfiguration.class))
+			.run((context) -> {
+				LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
+				assertThat(descriptor.configuration().health().lettuce()).isTrue();
+				assertThat(descriptor.configuration().health().redis()).isTrue();
+				assertThat(descriptor.advice()).extracting("id").contains(TuningAdvisor.REDIS_HEALTH_UNBOUNDED);
+			});
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void responseHoldsNoSecret() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.username=app", "spring.data.redis.password=Sup3rS3cretPassw0rd",
+					"spring.data.redis.url=redis://app:Sup3rS3cretPassw0rd@127.0.0.1:1")
+			.run((context) -> {
+				LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
+				String json = JsonMapper.builder().build().writeValueAsString(descriptor);
+				assertThat(json).contains("\"configuration\"").contains("\"advice\"").doesNotContain("Sup3rS3cret");
+				Map<String, Object> tree = JsonMapper.builder().build().readValue(json, Map.class);
+				assertThat(tree).containsKeys("configuration", "state", "advice");
+			});
+	}
+
+}

@@ -1,0 +1,226 @@
+package io.github.lettucetuning.autoconfigure.socket;
+
+import java.time.Duration;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
+import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.socket.NettyTransport;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SocketOptions.KeepAliveOptions;
+import io.lettuce.core.SocketOptions.TcpUserTimeoutOptions;
+import io.lettuce.core.resource.ClientResources;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link LettuceTuningSocketConfiguration}. The test classpath has epoll (and
+ * io_uring) natives; a {@link FilteredClassLoader} stands for a platform without them.
+ *
+ * @author lettuce-tuning
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class LettuceTuningSocketConfigurationTests {
+
+	private static final FilteredClassLoader WITHOUT_NATIVE_TRANSPORTS = new FilteredClassLoader("io.netty.channel.epoll",
+			"io.netty.channel.uring", "io.netty.channel.kqueue");
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+
+	@Test
+	void nativeTransportGetsKeepAliveAndTcpUserTimeoutDerivedFromIt() {
+		this.contextRunner.run((context) -> {
+			EffectiveSocketSettings settings = context.getBean(EffectiveSocketSettings.class);
+			assertThat(settings.transport()).isEqualTo(NettyTransport.EPOLL);
+			assertThat(settings.keepAlive())
+				.isEqualTo(new EffectiveSocketSettings.KeepAlive(true, true, Duration.ofSeconds(13), Duration.ofSeconds(13), 3));
+			assertThat(settings.tcpUserTimeout()).isEqualTo(new EffectiveSocketSettings.TcpUserTimeout(true, Duration.ofSeconds(52)));
+			assertThat(settings.inactiveReason()).isNull();
+			SocketOptions socket = socketOptions(context);
+			assertThat(socket.isKeepAlive()).isTrue();
+			assertThat(socket.getKeepAlive().getIdle()).isEqualTo(Duration.ofSeconds(13));
+			assertThat(socket.isEnableTcpUserTimeout()).isTrue();
+			assertThat(socket.getTcpUserTimeout().getTcpUserTimeout()).isEqualTo(Duration.ofSeconds(52));
+			assertThat(socket.getConnectTimeout()).isEqualTo(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
+			assertThat(socket.isTcpNoDelay()).isTrue();
+		});
+	}
+
+	@Test
+	void bootConnectTimeoutIsKept() {
+		this.contextRunner.withPropertyValues("spring.data.redis.connect-timeout=700ms")
+			.run((context) -> {
+				SocketOptions socket = socketOptions(context);
+				assertThat(socket.getConnectTimeout()).isEqualTo(Duration.ofMillis(700));
+				assertThat(socket.isEnableTcpUserTimeout()).isTrue();
+			});
+	}
+
+	@Test
+	void keepAliveSettingsApplyAsOneSetAndDriveTheTcpUserTimeout() {
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.socket.keep-alive.idle=5s", "lettuce.tuning.socket.keep-alive.interval=2s",
+					"lettuce.tuning.socket.keep-alive.count=4")
+			.run((context) -> {
+				KeepAliveOptions keepAlive = socketOptions(context).getKeepAlive();
+				assertThat(keepAlive.getIdle()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(keepAlive.getInterval()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(keepAlive.getCount()).isEqualTo(4);
+				assertThat(socketOptions(context).getTcpUserTimeout().getTcpUserTimeout()).isEqualTo(Duration.ofSeconds(13));
+			});
+	}
+
+	@Test
+	void tcpUserTimeoutCanBeSetOrSwitchedOff() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.tcp-user-timeout.duration=20s")
+			.run((context) -> assertThat(socketOptions(context).getTcpUserTimeout().getTcpUserTimeout())
+				.isEqualTo(Duration.ofSeconds(20)));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.tcp-user-timeout.enabled=false").run((context) -> {
+			assertThat(socketOptions(context).isEnableTcpUserTimeout()).isFalse();
+			assertThat(context.getBean(EffectiveSocketSettings.class).tcpUserTimeout().active()).isFalse();
+			assertThat(context.getBean(EffectiveSocketSettings.class).inactiveReason()).isNull();
+		});
+	}
+
+	@Test
+	void keepAliveCanBeSwitchedOff() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.enabled=false").run((context) -> {
+			assertThat(socketOptions(context).isKeepAlive()).isFalse();
+			assertThat(context.getBean(EffectiveSocketSettings.class).keepAlive().active()).isFalse();
+		});
+	}
+
+	@Test
+	void withoutNativeTransportTheApplicationStartsAndSaysSoOnce(CapturedOutput output) {
+		this.contextRunner.withClassLoader(WITHOUT_NATIVE_TRANSPORTS).run((context) -> {
+			assertThat(context).hasNotFailed();
+			EffectiveSocketSettings settings = context.getBean(EffectiveSocketSettings.class);
+			assertThat(settings.transport()).isEqualTo(NettyTransport.NIO);
+			assertThat(settings.tcpUserTimeout().active()).isFalse();
+			assertThat(settings.inactiveReason()).contains("TCP_USER_TIMEOUT needs a native transport");
+			assertThat(socketOptions(context).isEnableTcpUserTimeout()).isFalse();
+			assertThat(socketOptions(context).isKeepAlive()).isTrue();
+		});
+		assertThat(output.getAll().lines().filter((line) -> line.contains("lettuce-tuning: TCP_USER_TIMEOUT"))).hasSize(1);
+	}
+
+	@Test
+	void explicitEpollWhereItIsMissingFailsStartup() {
+		this.contextRunner.withClassLoader(WITHOUT_NATIVE_TRANSPORTS)
+			.withPropertyValues("lettuce.tuning.socket.transport=epoll")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.transport"));
+	}
+
+	@Test
+	void explicitIoUringWhereItIsMissingFailsStartup() {
+		this.contextRunner.withClassLoader(WITHOUT_NATIVE_TRANSPORTS)
+			.withPropertyValues("lettuce.tuning.socket.transport=io-uring")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.transport"));
+	}
+
+	@Test
+	void explicitEpollWhereItIsAvailable() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.transport=epoll")
+			.run((context) -> assertThat(context.getBean(EffectiveSocketSettings.class).transport())
+				.isEqualTo(NettyTransport.EPOLL));
+	}
+
+	@Test
+	void userCustomizersRunAfterOurs() {
+		this.contextRunner.withUserConfiguration(UserSocketCustomizerConfiguration.class)
+			.run((context) -> assertThat(socketOptions(context).isEnableTcpUserTimeout()).isFalse());
+	}
+
+	@Test
+	void reconnectBackoffIsCapped() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(20))
+			.isEqualTo(Duration.ofSeconds(1)));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.reconnect.max-delay=5s")
+			.run((context) -> assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(20))
+				.isEqualTo(Duration.ofSeconds(5)));
+	}
+
+	@Test
+	void invalidValuesFailStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.idle=1500ms")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.idle"));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.interval=0s")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.interval"));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.count=0")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.count"));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.count=128")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.count"));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.idle=10h")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.idle"));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.tcp-user-timeout.duration=0s")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.tcp-user-timeout.duration"));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.reconnect.max-delay=0s")
+			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.reconnect.max-delay"));
+	}
+
+	@Test
+	void disabledLeavesSpringBootsSocketOptions() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(EffectiveSocketSettings.class);
+			assertThat(socketOptions(context).isEnableTcpUserTimeout()).isFalse();
+		});
+	}
+
+	@Test
+	void defaultsMatchLettucesKeepAliveConstants() {
+		LettuceTuningProperties.Socket socket = new LettuceTuningProperties().getSocket();
+		assertThat(socket.getKeepAlive().isEnabled()).isEqualTo(SocketOptions.DEFAULT_SO_KEEPALIVE);
+		assertThat(socket.getKeepAlive().getIdle()).isEqualTo(KeepAliveOptions.DEFAULT_IDLE);
+		assertThat(socket.getKeepAlive().getInterval()).isEqualTo(KeepAliveOptions.DEFAULT_INTERVAL);
+		assertThat(socket.getKeepAlive().getCount()).isEqualTo(KeepAliveOptions.DEFAULT_COUNT);
+		assertThat(SocketSettingsResolver.tcpUserTimeout(socket)).isEqualTo(TcpUserTimeoutOptions.DEFAULT_TCP_USER_TIMEOUT);
+		// Where lettuce-tuning departs from Lettuce, on purpose
+		assertThat(socket.getTcpUserTimeout().isEnabled()).isNotEqualTo(SocketOptions.DEFAULT_TCP_USER_TIMEOUT_ENABLED);
+	}
+
+	private static void assertInvalid(AssertableApplicationContext context, String property) {
+		assertThat(context).hasFailed();
+		assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+			.isInstanceOfSatisfying(InvalidTuningPropertyException.class,
+					(ex) -> assertThat(ex.getProperty()).isEqualTo(property));
+	}
+
+	private static SocketOptions socketOptions(AssertableApplicationContext context) {
+		ClientOptions options = context.getBean(LettuceConnectionFactory.class)
+			.getClientConfiguration()
+			.getClientOptions()
+			.orElseThrow();
+		return options.getSocketOptions();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserSocketCustomizerConfiguration {
+
+		@Bean
+		LettuceClientOptionsBuilderCustomizer userSocketCustomizer() {
+			return (builder) -> builder.socketOptions(SocketOptions.builder()
+				.tcpUserTimeout(TcpUserTimeoutOptions.builder().disable().build())
+				.build());
+		}
+
+	}
+
+}
