@@ -8,7 +8,7 @@ DEMO_JAR := sample-app/target/lettuce-tuning-sample-app.jar
 
 demo: prerequisites
 	$(MVNW) -q -DskipTests -pl sample-app -am install
-	java -jar $(DEMO_JAR) --spring.profiles.active=demo
+	java -Djava.awt.headless=true -jar $(DEMO_JAR) --demo
 
 test: prerequisites
 	$(MVNW) verify

@@ -1,11 +1,13 @@
 package io.github.lettucetuning.sample;
 
+import java.util.Arrays;
+
+import io.github.lettucetuning.sample.demo.ComparisonDemo;
 import io.github.lettucetuning.sample.localredis.LocalRedisFallback;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.cache.annotation.EnableCaching;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A small shop on Redis: a cached catalog, a visit counter, a leaderboard, orders
@@ -17,13 +19,17 @@ import org.springframework.context.ConfigurableApplicationContext;
 @EnableCaching
 public class SampleApplication {
 
-	public static void main(String[] args) {
+	/**
+	 * Run the shop, or with {@code --demo} the side-by-side demo.
+	 * @param args the arguments
+	 */
+	public static void main(String[] args) throws Exception {
+		if (Arrays.asList(args).contains("--demo")) {
+			System.exit(ComparisonDemo.run(args));
+		}
 		SpringApplication application = new SpringApplication(SampleApplication.class);
 		application.addListeners(new LocalRedisFallback());
-		ConfigurableApplicationContext context = application.run(args);
-		if (context.getEnvironment().getProperty("demo.enabled", Boolean.class, false)) {
-			System.exit(SpringApplication.exit(context));
-		}
+		application.run(args);
 	}
 
 }

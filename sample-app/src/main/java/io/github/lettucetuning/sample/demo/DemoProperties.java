@@ -1,38 +1,56 @@
 package io.github.lettucetuning.sample.demo;
 
 import java.time.Duration;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
+import java.util.List;
 
 /**
- * Settings of the demo load.
+ * Settings of the side-by-side demo, given as {@code --demo.*} arguments.
  *
  * @author lettuce-tuning
  */
-@ConfigurationProperties("demo")
 public class DemoProperties {
 
 	/**
-	 * Whether to drive the shop with load at startup, print the results and exit.
+	 * The setups to compare, in order: 'stock' (Spring Boot's own Lettuce setup),
+	 * 'shared' and 'multi' (lettuce-tuning's modes).
 	 */
-	private boolean enabled;
+	private List<String> setups = List.of("stock", "shared", "multi");
 
 	/**
-	 * How long the load runs.
+	 * How long each setup runs before it is measured, so that the JIT has compiled its
+	 * paths.
 	 */
-	private Duration duration = Duration.ofSeconds(20);
+	private Duration warmup = Duration.ofSeconds(4);
+
+	/**
+	 * How long each setup is measured.
+	 */
+	private Duration duration = Duration.ofSeconds(12);
 
 	/**
 	 * Number of threads sending requests concurrently.
 	 */
 	private int threads = 32;
 
-	public boolean isEnabled() {
-		return this.enabled;
+	/**
+	 * Where the chart is written.
+	 */
+	private String outputDirectory = "sample-app/target/demo";
+
+	public List<String> getSetups() {
+		return this.setups;
 	}
 
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
+	public void setSetups(List<String> setups) {
+		this.setups = setups;
+	}
+
+	public Duration getWarmup() {
+		return this.warmup;
+	}
+
+	public void setWarmup(Duration warmup) {
+		this.warmup = warmup;
 	}
 
 	public Duration getDuration() {
@@ -49,6 +67,14 @@ public class DemoProperties {
 
 	public void setThreads(int threads) {
 		this.threads = threads;
+	}
+
+	public String getOutputDirectory() {
+		return this.outputDirectory;
+	}
+
+	public void setOutputDirectory(String outputDirectory) {
+		this.outputDirectory = outputDirectory;
 	}
 
 }

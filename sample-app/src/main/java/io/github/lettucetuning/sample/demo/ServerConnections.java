@@ -1,8 +1,6 @@
 package io.github.lettucetuning.sample.demo;
 
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -32,18 +30,15 @@ class ServerConnections {
 		return this.connectionFactory.toString();
 	}
 
-	List<String> describe() {
+	/**
+	 * Count the connections named after this app, as CLIENT LIST shows them.
+	 * @return the number of the app's connections on the server
+	 */
+	long count() {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			List<RedisClientInfo> clients = connection.serverCommands().getClientList();
-			List<RedisClientInfo> ours = clients.stream()
-				.filter((client) -> this.clientName.equals(client.getName()))
-				.toList();
-			Map<String, Long> byLastCommand = ours.stream()
-				.collect(Collectors.groupingBy((client) -> String.valueOf(client.get("cmd")), Collectors.counting()));
-			return List.of(ours.size() + " connections named '" + this.clientName + "' (" + clients.size()
-					+ " in all on the server); last command per connection: " + byLastCommand);
+			return clients.stream().filter((client) -> this.clientName.equals(client.getName())).count();
 		}
 	}
-
 
 }

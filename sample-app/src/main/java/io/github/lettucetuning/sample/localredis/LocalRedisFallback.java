@@ -65,7 +65,12 @@ public class LocalRedisFallback implements ApplicationListener<ApplicationEvent>
 		}
 	}
 
-	void startIfNeeded(ConfigurableEnvironment environment) {
+	/**
+	 * Start a local server and point the environment at it, unless Redis is configured or
+	 * one answers on the default address.
+	 * @param environment the application's environment
+	 */
+	public void startIfNeeded(ConfigurableEnvironment environment) {
 		if (isConfigured(environment) || answersPing(this.defaultAddress)) {
 			return;
 		}
@@ -112,7 +117,10 @@ public class LocalRedisFallback implements ApplicationListener<ApplicationEvent>
 		return this.node;
 	}
 
-	void stop() {
+	/**
+	 * Stop the server this fallback started, if any.
+	 */
+	public void stop() {
 		RedisNode started = this.node;
 		this.node = null;
 		if (started != null) {
