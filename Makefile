@@ -18,9 +18,10 @@ docs:
 	$(MVNW) -q -DskipTests -pl docs -am install
 	$(MVNW) -q -pl docs exec:java -Dexec.mainClass=io.github.lettucetuning.docs.PropertyReference -Dexec.args=$(CURDIR)/docs
 
+# The JMH suite (about 45 minutes on 2 cores): every mode against stock Boot and Jedis, the timer, then the report
+# in docs/benchmarks/. `benchmarks/scripts/run-all.sh --quick` is a 6-minute smoke run.
 bench: prerequisites
-	$(MVNW) -q -DskipTests -pl benchmarks -am package
-	java -jar benchmarks/target/lettuce-tuning-benchmarks.jar
+	bash benchmarks/scripts/run-all.sh
 
 prerequisites:
 	@command -v javac >/dev/null 2>&1 || { apt-get update && apt-get install -y openjdk-17-jdk-headless; }

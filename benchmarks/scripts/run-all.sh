@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Runs the end-to-end benchmark suite, as `make bench` does: builds the benchmark jar, runs the mode benchmarks at
+# 16 and 200 threads and the end-to-end timer benchmark in interleaved rounds (all with -prof gc and JSON results),
+# then joins everything into benchmarks/results/modes.json, docs/benchmarks/results.md and PNG charts.
+#
+# Usage: benchmarks/scripts/run-all.sh [--quick] [--no-build] [--report-only]
+#   --quick        a smoke run of about 6 minutes: SET at 200 threads only, short iterations, 2 timer rounds
+#   --no-build     use the jar as built
+#   --report-only  only rebuild the report from the files in benchmarks/results
+# Environment: JMH_ARGS is appended to every JMH command line (e.g. JMH_ARGS='-p setup=tuning-shared');
+# TIMER_ROUNDS sets the number of timer rounds (one fork of each timer per round, default 3); QUIET_MAX_WAIT how
+# many seconds a measurement iteration may wait for other processes to go quiet (default 10, 0: never); JAVA picks
+# the JVM.
+#
+# Every benchmark fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is
+# started. The full run takes about 45 minutes on 2 cores.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+JAVA="${JAVA:-java}"
+JAR="$ROOT/benchmarks/target/lettuce-tuning-benchmarks.jar"
+RESULTS="$ROOT/benchmarks/results"
+DOCS="$ROOT/docs/benchmarks"
+MODES="io.github.lettucetuning.benchmarks.modes.ModesBenchmark"
+TIMER="io.github.lettucetuning.benchmarks.modes.TimerE2eBenchmark"
+
+quick=false
+build=true
+benchmarks=true
+for arg in "$@"; do
+	case "$arg" in
+		--quick) quick=true ;;
+		--no-build) build=false ;;
+		--report-only) build=false; benchmarks=false ;;
+		*) echo "Unknown option $arg" >&2; exit 2 ;;
+	esac
+done
+
+if $quick; then
+	modes_selector="${MODES}.set"
+	thread_counts=(200)
+	iterations=(-wi 1 -w 2s -i 2 -r 2s)
+	timer_rounds="${TIMER_ROUNDS:-2}"
+else
+	modes_selector="$MODES"
+	thread_counts=(16 200)
+	iterations=()
+	timer_rounds="${TIMER_ROUNDS:-3}"
+fi
+# shellcheck disable=SC2206
+extra=(${JMH_ARGS:-})
+
+log() {
+	echo "[run-all $(date +%H:%M:%S)] $*"
+}
+
+jmh() {
+	local results_file="$1" side_file="$2" round="$3"
+	shift 3
+	"$JAVA" -jar "$JAR" "$@" "${iterations[@]}" -prof gc -rf json -rff "$results_file" \
+		-jvmArgsAppend "-Dlettuce.bench.side-file=$side_file -Dlettuce.bench.round=$round \
+-Dlettuce.bench.quiet.max-wait=${QUIET_MAX_WAIT:-10}" "${extra[@]}"
+}
+
+if $build; then
+	log "Building $JAR"
+	./mvnw -B -q -DskipTests -pl benchmarks -am package
+fi
+
+if $benchmarks; then
+	mkdir -p "$RESULTS"
+	rm -f "$RESULTS"/jmh-modes-*.json "$RESULTS"/jmh-timer-e2e-*.json "$RESULTS"/side-modes.jsonl \
+		"$RESULTS"/side-timer-e2e.jsonl
+	for threads in "${thread_counts[@]}"; do
+		log "Mode benchmarks, $threads threads"
+		jmh "$RESULTS/jmh-modes-t$threads.json" "$RESULTS/side-modes.jsonl" 0 "$modes_selector" -t "$threads"
+	done
+	# One fork of each timer per round: drift of the machine over time hits all three alike.
+	for round in $(seq 1 "$timer_rounds"); do
+		log "Timer end-to-end benchmark, round $round of $timer_rounds"
+		jmh "$RESULTS/jmh-timer-e2e-r$(printf %02d "$round").json" "$RESULTS/side-timer-e2e.jsonl" "$round" \
+			"$TIMER" -f 1
+	done
+fi
+
+log "Report"
+"$JAVA" -Djava.awt.headless=true -cp "$JAR" io.github.lettucetuning.benchmarks.report.ReportMain "$RESULTS" "$DOCS"

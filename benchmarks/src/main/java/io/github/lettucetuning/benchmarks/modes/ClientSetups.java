@@ -1,0 +1,134 @@
+package io.github.lettucetuning.benchmarks.modes;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Opens a client under test by name. Sizes are part of the name: {@code jedis-pool-50}
+ * is a pool of 50, {@code lettuce-multi-2x} two connections per available processor.
+ * <ul>
+ * <li>{@code jedis-pool-N}: raw Jedis pool;</li>
+ * <li>{@code lettuce-shared}, {@code lettuce-pool-N}, {@code lettuce-multi-Kx}: raw
+ * Lettuce with one shared connection, a commons-pool2 pool, or a round-robin set;</li>
+ * <li>{@code boot-lettuce}, {@code boot-lettuce-pool2}, {@code boot-lettuce-unshared-N},
+ * {@code boot-jedis-N}: stock Spring Boot's {@code StringRedisTemplate} without
+ * commons-pool2's pool, with it, with {@code shareNativeConnection=false}, and over
+ * Jedis;</li>
+ * <li>{@code tuning-shared}, {@code tuning-multi-Kx[-affinity|-lif]},
+ * {@code tuning-pooled-N}: lettuce-tuning's modes through {@code StringRedisTemplate};
+ * the multi suffix picks the thread-affinity or least-in-flight selection instead of
+ * round-robin; the pooled mode waits up to a minute for a connection, as stock Boot waits
+ * forever.</li>
+ * <li>{@code lettuce-multi-Kx-io1}: the raw round-robin set on a single event loop.</li>
+ * </ul>
+ *
+ * @author lettuce-tuning
+ */
+final class ClientSetups {
+
+	private static final Pattern SIZED = Pattern.compile("(.+)-(\\d+)(x?)(-affinity|-lif|-io1)?");
+
+	private static final String STOCK = "lettuce.tuning.enabled=false";
+
+	private static final String POOLED_MAX_WAIT = "1m";
+
+	private ClientSetups() {
+	}
+
+	/**
+	 * Open a client.
+	 * @param name the setup name
+	 * @param host the server's host
+	 * @param port the server's port
+	 * @return the open client
+	 */
+	static RedisOps open(String name, String host, int port) {
+		switch (name) {
+			case "lettuce-shared":
+				return new LettuceSharedOps(host, port);
+			case "boot-lettuce":
+				return spring(SpringSetup.of(STOCK, "spring.data.redis.lettuce.pool.enabled=false"), host, port);
+			case "boot-lettuce-pool2":
+				return spring(SpringSetup.of(STOCK), host, port);
+			case "tuning-shared":
+				return spring(SpringSetup.of(), host, port);
+			default:
+				return openSized(name, host, port);
+		}
+	}
+
+	private static RedisOps openSized(String name, String host, int port) {
+		Matcher matcher = SIZED.matcher(name);
+		if (!matcher.matches()) {
+			throw new IllegalArgumentException("Unknown setup " + name);
+		}
+		String kind = matcher.group(1);
+		int number = Integer.parseInt(matcher.group(2));
+		boolean perCore = !matcher.group(3).isEmpty();
+		int size = perCore ? number * Runtime.getRuntime().availableProcessors() : number;
+		String selection = selection(matcher.group(4));
+		switch (kind + (perCore ? "/x" : "")) {
+			case "jedis-pool":
+				return new JedisPoolOps(host, port, size);
+			case "lettuce-pool":
+				return new LettucePoolOps(host, port, size);
+			case "lettuce-multi/x":
+				return new LettuceMultiOps(host, port, size, "-io1".equals(matcher.group(4)) ? 1 : 0);
+			case "boot-lettuce-unshared":
+				return spring(SpringSetup.of(STOCK).pool("lettuce", size).with(UnsharedNativeConnection.class), host,
+						port);
+			case "boot-jedis":
+				return spring(SpringSetup.of(STOCK, "spring.data.redis.client-type=jedis").pool("jedis", size), host,
+						port);
+			case "tuning-multi/x":
+				return spring(SpringSetup.of("lettuce.tuning.connection.mode=multi",
+						"lettuce.tuning.connection.multi.size=" + size,
+						"lettuce.tuning.connection.multi.selection=" + selection), host, port);
+			case "tuning-pooled":
+				// Stock Boot waits forever for a pooled connection; lettuce-tuning's default of 2 s fails
+				// borrowers that commons-pool2's unfair queue starves under 200 threads.
+				return spring(SpringSetup.of("lettuce.tuning.connection.mode=pooled",
+						"lettuce.tuning.pool.max-wait=" + POOLED_MAX_WAIT).pool("lettuce", size), host, port);
+			default:
+				throw new IllegalArgumentException("Unknown setup " + name);
+		}
+	}
+
+	private static String selection(@Nullable String suffix) {
+		if ("-affinity".equals(suffix)) {
+			return "thread-affinity";
+		}
+		return "-lif".equals(suffix) ? "least-in-flight" : "round-robin";
+	}
+
+	private static RedisOps spring(SpringSetup setup, String host, int port) {
+		return new TemplateOps(setup.start(host, port));
+	}
+
+	/**
+	 * Fail if a Spring setup did not get the connection factory its name promises: a
+	 * benchmark of the wrong setup is worse than none.
+	 * @param name the setup name
+	 * @param ops the opened client
+	 */
+	static void check(String name, RedisOps ops) {
+		if (!(ops instanceof TemplateOps template)) {
+			return;
+		}
+		RedisConnectionFactory factory = template.context().getBean(RedisConnectionFactory.class);
+		String expected = name.startsWith("tuning-") ? "LettuceTuningConnectionFactory"
+				: name.startsWith("boot-jedis-") ? "JedisConnectionFactory" : "LettuceConnectionFactory";
+		boolean shared = !(factory instanceof LettuceConnectionFactory lettuce) || lettuce.getShareNativeConnection();
+		boolean expectShared = !name.startsWith("boot-lettuce-unshared-") && !name.startsWith("tuning-pooled-");
+		if (!factory.getClass().getSimpleName().equals(expected) || shared != expectShared) {
+			throw new IllegalStateException("Setup " + name + " got " + factory.getClass().getName()
+					+ " with shareNativeConnection=" + shared);
+		}
+	}
+
+}

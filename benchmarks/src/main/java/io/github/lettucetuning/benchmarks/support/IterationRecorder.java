@@ -1,0 +1,150 @@
+package io.github.lettucetuning.benchmarks.support;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * Waits before measurement iterations for other processes to leave the machine alone (see
+ * {@link QuietMachine}), then
+ * samples the server and the client JVM at the start and the end of each iteration and
+ * appends what happened in between to the side file: server-counted SET and GET
+ * commands per second, client and server CPU time per command and client bytes
+ * allocated per command.
+ *
+ * @author lettuce-tuning
+ */
+public final class IterationRecorder implements AutoCloseable {
+
+	/**
+	 * System property numbering the round a fork belongs to, when a script repeats
+	 * one-fork runs.
+	 */
+	public static final String ROUND_PROPERTY = "lettuce.bench.round";
+
+	private final ServerCounter server;
+
+	private final SideFile sideFile;
+
+	private final QuietMachine quietMachine;
+
+	private double quietWaitSeconds;
+
+	private final Map<String, Object> trial;
+
+	private int warmups;
+
+	private int measurements;
+
+	private @Nullable String kind;
+
+	private int index;
+
+	private @Nullable ServerSample serverStart;
+
+	private @Nullable ClientSample clientStart;
+
+	/**
+	 * Create a recorder for one trial.
+	 * @param server the counters of the trial's server
+	 * @param benchmark the JMH parameters of the trial
+	 * @param sideFile where records go
+	 * @param serverPid the pid of the server, to tell its CPU use from that of others
+	 */
+	public IterationRecorder(ServerCounter server, BenchmarkParams benchmark, SideFile sideFile, long serverPid) {
+		this.server = server;
+		this.sideFile = sideFile;
+		this.quietMachine = new QuietMachine(serverPid);
+		this.trial = trialFields(benchmark, server.redisVersion());
+	}
+
+	private static Map<String, Object> trialFields(BenchmarkParams benchmark, String redisVersion) {
+		Map<String, Object> fields = new LinkedHashMap<>();
+		fields.put("benchmark", benchmark.getBenchmark());
+		Map<String, String> params = new TreeMap<>();
+		for (String key : benchmark.getParamsKeys()) {
+			params.put(key, benchmark.getParam(key));
+		}
+		fields.put("params", params);
+		fields.put("threads", benchmark.getThreads());
+		fields.put("fork", ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
+		// Set by scripts that repeat one-fork runs in rounds, to pair forks of the same round
+		fields.put("round", Integer.getInteger(ROUND_PROPERTY, 0));
+		fields.put("redisVersion", redisVersion);
+		return fields;
+	}
+
+	/**
+	 * Start an iteration.
+	 * @param iteration the JMH parameters of the iteration
+	 */
+	public void begin(IterationParams iteration) {
+		boolean warmup = iteration.getType() == IterationType.WARMUP;
+		this.kind = warmup ? "warmup" : "measurement";
+		this.index = warmup ? ++this.warmups : ++this.measurements;
+		this.quietWaitSeconds = warmup ? 0 : this.quietMachine.await();
+		this.serverStart = this.server.sample();
+		this.clientStart = ClientSample.now();
+	}
+
+	/**
+	 * End the iteration started last and append its record.
+	 */
+	public void end() {
+		ClientSample clientEnd = ClientSample.now();
+		ServerSample serverEnd = this.server.sample();
+		ServerSample serverBegin = this.serverStart;
+		ClientSample clientBegin = this.clientStart;
+		if (serverBegin == null || clientBegin == null) {
+			return;
+		}
+		double seconds = clientEnd.secondsSince(clientBegin);
+		long sets = serverEnd.setCalls() - serverBegin.setCalls();
+		long gets = serverEnd.getCalls() - serverBegin.getCalls();
+		long commands = Math.max(1, sets + gets);
+		double clientCpuMicros = clientEnd.cpuNanosSince(clientBegin) / 1e3;
+		double serverCpuMicros = (serverEnd.cpuSeconds() - serverBegin.cpuSeconds()) * 1e6;
+		Map<String, Object> record = new LinkedHashMap<>(this.trial);
+		record.put("kind", this.kind);
+		record.put("iteration", this.index);
+		record.put("seconds", seconds);
+		record.put("quietWaitSeconds", this.quietWaitSeconds);
+		record.put("setCalls", sets);
+		record.put("getCalls", gets);
+		record.put("serverOpsPerSec", (sets + gets) / seconds);
+		record.put("clientCpuUsPerOp", clientCpuMicros / commands);
+		record.put("serverCpuUsPerOp", serverCpuMicros / commands);
+		record.put("clientBytesPerOp", (double) clientEnd.allocatedBytesSince(clientBegin) / commands);
+		record.put("eventLoopCpuUsPerOp", clientEnd.eventLoopCpuNanosSince(clientBegin) / 1e3 / commands);
+		long sleeps = clientEnd.eventLoopSleepsSince(clientBegin);
+		if (sleeps >= 0) {
+			record.put("eventLoopSleepsPerKOp", sleeps * 1000.0 / commands);
+		}
+		long reads = serverEnd.reads() - serverBegin.reads();
+		long writes = serverEnd.writes() - serverBegin.writes();
+		record.put("commandsPerRead", (double) (sets + gets) / Math.max(1, reads));
+		record.put("commandsPerWrite", (double) (sets + gets) / Math.max(1, writes));
+		record.put("clientCpuCores", clientCpuMicros / 1e6 / seconds);
+		record.put("serverCpuCores", serverCpuMicros / 1e6 / seconds);
+		long machineBusy = clientEnd.machineBusyNanosSince(clientBegin);
+		if (machineBusy >= 0) {
+			// Everything else that ran: other processes, the JMH host JVM, unattributed interrupts
+			double otherCores = (machineBusy / 1e3 - clientCpuMicros - serverCpuMicros) / 1e6 / seconds;
+			record.put("otherCpuCores", Math.max(0, otherCores));
+		}
+		this.sideFile.append(record);
+		this.serverStart = null;
+		this.clientStart = null;
+	}
+
+	@Override
+	public void close() {
+		this.server.close();
+	}
+
+}
