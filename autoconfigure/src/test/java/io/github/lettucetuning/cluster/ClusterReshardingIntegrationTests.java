@@ -75,7 +75,11 @@ class ClusterReshardingIntegrationTests {
 							"slots=" + moved.size() + " migration=" + FaultLoad.seconds(migration) + " recovered="
 									+ FaultLoad.seconds(load.recoveredAfter(fault)));
 					assertThat(load.failures()).isPositive();
-					assertThat(load.failureTypes().keySet()).allMatch((type) -> type.startsWith("UnknownPartitionException"));
+					// The refused redirects are what shows the setting matters; on a busy machine a
+					// command may also time out while the slots move.
+					assertThat(load.failureTypes().keySet()).anyMatch((type) -> type.startsWith("UnknownPartitionException"))
+						.allMatch((type) -> type.startsWith("UnknownPartitionException")
+								|| type.startsWith("RedisCommandTimeoutException"));
 					assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());
 				}
 			});

@@ -24,9 +24,11 @@ final class FaultTestSupport {
 	static final Duration TIMEOUT = Duration.ofSeconds(1);
 
 	/**
-	 * How much longer than {@link #TIMEOUT} a command may take on a busy 2-core machine.
+	 * How much longer than {@link #TIMEOUT} a command may take on a busy 2-core machine,
+	 * where six redis-servers, the load threads and the build share the cores: 2.7s was
+	 * seen once under extra load. A hang would last the 60s default timeout or longer.
 	 */
-	static final Duration MARGIN = Duration.ofMillis(1000);
+	static final Duration MARGIN = Duration.ofMillis(2000);
 
 	static final int THREADS = 16;
 
