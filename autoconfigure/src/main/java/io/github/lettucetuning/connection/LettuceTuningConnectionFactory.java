@@ -59,6 +59,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	private volatile @Nullable Consumer<? super Exception> commandExceptionListener;
 
+	private volatile @Nullable ConnectionHooks listenerHooks;
+
 	/**
 	 * Create a factory.
 	 * @param configuration where Redis is: standalone, Sentinel, cluster or static
@@ -107,6 +109,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	public void setCommandExceptionListener(@Nullable Consumer<? super Exception> listener) {
 		this.commandExceptionListener = listener;
+		this.listenerHooks = (listener != null) ? new ConnectionHooks(null, null, listener) : null;
 	}
 
 	@Override
@@ -222,13 +225,12 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	protected LettuceConnection doCreateLettuceConnection(
 			@Nullable StatefulRedisConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, long timeout, int database) {
-		boolean release = sharedConnection != null && this.selectionPolicy == SelectionPolicy.LEAST_IN_FLIGHT;
-		Consumer<? super Exception> listener = this.commandExceptionListener;
-		if (!release && listener == null) {
+		ConnectionHooks hooks = hooks(sharedConnection);
+		if (hooks == null) {
 			return super.doCreateLettuceConnection(sharedConnection, connectionProvider, timeout, database);
 		}
 		LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
-				database, release ? this.imperativeConnections : null, listener);
+				database, hooks);
 		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
 		return connection;
 	}
@@ -238,17 +240,24 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 			@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
 			ClusterCommandExecutor clusterCommandExecutor, Duration commandTimeout) {
-		boolean release = sharedConnection != null && this.selectionPolicy == SelectionPolicy.LEAST_IN_FLIGHT;
-		Consumer<? super Exception> listener = this.commandExceptionListener;
-		if (!release && listener == null) {
+		ConnectionHooks hooks = hooks(sharedConnection);
+		if (hooks == null) {
 			return super.doCreateLettuceClusterConnection(sharedConnection, connectionProvider, topologyProvider,
 					clusterCommandExecutor, commandTimeout);
 		}
 		LettuceClusterConnection connection = new TunedLettuceClusterConnection(sharedConnection,
-				connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout,
-				release ? this.imperativeConnections : null, listener);
+				connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout, hooks);
 		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
 		return connection;
+	}
+
+	// Least-in-flight counts each operation, so it needs hooks of its own; otherwise the
+	// listener's hooks (or none) serve every operation without allocating.
+	private @Nullable ConnectionHooks hooks(@Nullable StatefulConnection<?, ?> sharedConnection) {
+		if (sharedConnection != null && this.selectionPolicy == SelectionPolicy.LEAST_IN_FLIGHT) {
+			return new ConnectionHooks(sharedConnection, this.imperativeConnections, this.commandExceptionListener);
+		}
+		return this.listenerHooks;
 	}
 
 	/**
@@ -309,28 +318,21 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Counts the end of an operation towards least-in-flight selection and reports failed
-	 * commands to the exception listener.
+	 * Reports failed commands and the end of each operation to the hooks.
 	 */
 	private static final class TunedLettuceConnection extends LettuceConnection {
 
-		private final @Nullable OperationEnd end;
-
-		private final @Nullable Consumer<? super Exception> exceptionListener;
+		private final ConnectionHooks hooks;
 
 		TunedLettuceConnection(@Nullable StatefulRedisConnection<byte[], byte[]> shared,
-				LettuceConnectionProvider provider, long timeout, int database, @Nullable SharedConnectionSet set,
-				@Nullable Consumer<? super Exception> exceptionListener) {
+				LettuceConnectionProvider provider, long timeout, int database, ConnectionHooks hooks) {
 			super(shared, provider, timeout, database);
-			this.end = OperationEnd.of(shared, set);
-			this.exceptionListener = exceptionListener;
+			this.hooks = hooks;
 		}
 
 		@Override
 		protected DataAccessException convertLettuceAccessException(Exception cause) {
-			if (this.exceptionListener != null) {
-				this.exceptionListener.accept(cause);
-			}
+			this.hooks.failed(cause);
 			return super.convertLettuceAccessException(cause);
 		}
 
@@ -340,9 +342,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				if (this.end != null) {
-					this.end.signal();
-				}
+				this.hooks.closed();
 			}
 		}
 
@@ -353,24 +353,18 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	private static final class TunedLettuceClusterConnection extends LettuceClusterConnection {
 
-		private final @Nullable OperationEnd end;
-
-		private final @Nullable Consumer<? super Exception> exceptionListener;
+		private final ConnectionHooks hooks;
 
 		TunedLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> shared,
 				LettuceConnectionProvider provider, ClusterTopologyProvider topologyProvider,
-				ClusterCommandExecutor executor, Duration timeout, @Nullable SharedConnectionSet set,
-				@Nullable Consumer<? super Exception> exceptionListener) {
+				ClusterCommandExecutor executor, Duration timeout, ConnectionHooks hooks) {
 			super(shared, provider, topologyProvider, executor, timeout);
-			this.end = OperationEnd.of(shared, set);
-			this.exceptionListener = exceptionListener;
+			this.hooks = hooks;
 		}
 
 		@Override
 		protected DataAccessException convertLettuceAccessException(Exception cause) {
-			if (this.exceptionListener != null) {
-				this.exceptionListener.accept(cause);
-			}
+			this.hooks.failed(cause);
 			return super.convertLettuceAccessException(cause);
 		}
 
@@ -380,38 +374,43 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				if (this.end != null) {
-					this.end.signal();
-				}
+				this.hooks.closed();
 			}
 		}
 
 	}
 
 	/**
-	 * Tells the set, once, that an operation on one of its members has finished; closing a
-	 * Spring Data connection twice must not count twice.
+	 * What a Spring Data connection reports: a failed command to the exception listener,
+	 * and, once, the end of its operation to least-in-flight selection (closing a
+	 * connection twice must not count twice). Only least-in-flight operations get an
+	 * instance of their own; otherwise the factory's one instance serves every operation.
 	 */
-	private static final class OperationEnd {
+	private static final class ConnectionHooks {
 
-		private final StatefulConnection<?, ?> shared;
+		private final @Nullable StatefulConnection<?, ?> shared;
 
-		private final SharedConnectionSet set;
+		private final @Nullable SharedConnectionSet set;
 
-		private final AtomicBoolean signalled = new AtomicBoolean();
+		private final @Nullable Consumer<? super Exception> listener;
 
-		private OperationEnd(StatefulConnection<?, ?> shared, SharedConnectionSet set) {
+		private final AtomicBoolean closed = new AtomicBoolean();
+
+		ConnectionHooks(@Nullable StatefulConnection<?, ?> shared, @Nullable SharedConnectionSet set,
+				@Nullable Consumer<? super Exception> listener) {
 			this.shared = shared;
 			this.set = set;
+			this.listener = listener;
 		}
 
-		// Only least-in-flight selection counts; other operations allocate nothing here.
-		static @Nullable OperationEnd of(@Nullable StatefulConnection<?, ?> shared, @Nullable SharedConnectionSet set) {
-			return (shared != null && set != null) ? new OperationEnd(shared, set) : null;
+		void failed(Exception cause) {
+			if (this.listener != null) {
+				this.listener.accept(cause);
+			}
 		}
 
-		void signal() {
-			if (this.signalled.compareAndSet(false, true)) {
+		void closed() {
+			if (this.set != null && this.shared != null && this.closed.compareAndSet(false, true)) {
 				this.set.release(this.shared);
 			}
 		}
