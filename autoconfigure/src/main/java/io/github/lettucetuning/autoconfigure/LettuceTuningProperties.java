@@ -178,9 +178,11 @@ public class LettuceTuningProperties implements InitializingBean {
 		/**
 		 * How long a caller waits for a dedicated connection when the pool is exhausted,
 		 * unless 'spring.data.redis.lettuce.pool.max-wait' is set to a positive value.
-		 * Spring Boot's default waits forever.
+		 * Unset, it is 2s, and in pooled mode the command timeout
+		 * ('spring.data.redis.timeout', 60s when unset), because there every command waits
+		 * for a connection. Spring Boot's default waits forever.
 		 */
-		private Duration maxWait = Duration.ofSeconds(2);
+		private @Nullable Duration maxWait;
 
 		/**
 		 * Whether to open 'spring.data.redis.lettuce.pool.min-idle' dedicated connections
@@ -188,11 +190,11 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private boolean prewarm;
 
-		public Duration getMaxWait() {
+		public @Nullable Duration getMaxWait() {
 			return this.maxWait;
 		}
 
-		public void setMaxWait(Duration maxWait) {
+		public void setMaxWait(@Nullable Duration maxWait) {
 			this.maxWait = maxWait;
 		}
 

@@ -107,8 +107,8 @@ final class LettuceTuningPropertiesValidator {
 		}
 	}
 
-	private static void requirePositive(String property, Duration value, String action) {
-		if (value.isNegative() || value.isZero()) {
+	private static void requirePositive(String property, @Nullable Duration value, String action) {
+		if (value != null && (value.isNegative() || value.isZero())) {
 			throw new InvalidTuningPropertyException(property, value, "it must be positive so that no caller "
 					+ "waits forever", "Set " + property + " to a positive duration. " + action + ".");
 		}

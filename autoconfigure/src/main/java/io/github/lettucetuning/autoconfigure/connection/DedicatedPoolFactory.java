@@ -1,7 +1,5 @@
 package io.github.lettucetuning.autoconfigure.connection;
 
-import java.time.Duration;
-
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.connection.DedicatedConnectionPool;
 import io.github.lettucetuning.connection.DedicatedConnectionProviderFactory;
@@ -22,14 +20,14 @@ final class DedicatedPoolFactory {
 	private DedicatedPoolFactory() {
 	}
 
-	static DedicatedConnectionProviderFactory create(DataRedisProperties.Pool pool,
-			LettuceTuningProperties.Pool tuning) {
-		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = poolConfig(pool, tuning);
+	static DedicatedConnectionProviderFactory create(DataRedisProperties redis, LettuceTuningProperties tuning) {
+		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = poolConfig(redis, tuning);
 		return (target) -> new DedicatedConnectionPool(target, config);
 	}
 
-	static GenericObjectPoolConfig<StatefulConnection<?, ?>> poolConfig(DataRedisProperties.Pool pool,
-			LettuceTuningProperties.Pool tuning) {
+	static GenericObjectPoolConfig<StatefulConnection<?, ?>> poolConfig(DataRedisProperties redis,
+			LettuceTuningProperties tuning) {
+		DataRedisProperties.Pool pool = redis.getLettuce().getPool();
 		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = new GenericObjectPoolConfig<>();
 		config.setMaxTotal(pool.getMaxActive());
 		config.setMaxIdle(pool.getMaxIdle());
@@ -37,14 +35,8 @@ final class DedicatedPoolFactory {
 		if (pool.getTimeBetweenEvictionRuns() != null) {
 			config.setTimeBetweenEvictionRuns(pool.getTimeBetweenEvictionRuns());
 		}
-		config.setMaxWait(maxWait(pool.getMaxWait(), tuning.getMaxWait()));
+		config.setMaxWait(PoolMaxWait.of(redis, tuning));
 		return config;
-	}
-
-	// Boot's default of -1ms means "wait forever"; only a positive Boot value is taken as
-	// the user's choice.
-	static Duration maxWait(Duration bootMaxWait, Duration tuningMaxWait) {
-		return (bootMaxWait != null && !bootMaxWait.isNegative() && !bootMaxWait.isZero()) ? bootMaxWait : tuningMaxWait;
 	}
 
 }

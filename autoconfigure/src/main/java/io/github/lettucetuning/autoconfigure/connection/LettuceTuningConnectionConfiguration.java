@@ -59,7 +59,7 @@ public final class LettuceTuningConnectionConfiguration {
 		LettuceTuningConnectionFactory factory = new LettuceTuningConnectionFactory(configuration,
 				clientConfiguration, tuning.getConnection().getMode(), SharedConnectionCount.of(tuning),
 				tuning.getConnection().getMulti().getSelection());
-		configureDedicatedConnections(factory, tuning, properties.getLettuce().getPool(),
+		configureDedicatedConnections(factory, tuning, properties,
 				ClassUtils.isPresent("org.apache.commons.pool2.ObjectPool", resourceLoader.getClassLoader()));
 		factory.setEagerInitialization(tuning.getConnection().isEagerInitialization());
 		if (Threading.VIRTUAL.isActive(environment)) {
@@ -69,7 +69,8 @@ public final class LettuceTuningConnectionConfiguration {
 	}
 
 	private void configureDedicatedConnections(LettuceTuningConnectionFactory factory, LettuceTuningProperties tuning,
-			DataRedisProperties.Pool pool, boolean commonsPool2Present) {
+			DataRedisProperties properties, boolean commonsPool2Present) {
+		DataRedisProperties.Pool pool = properties.getLettuce().getPool();
 		boolean poolEnabled = (pool.getEnabled() != null) ? pool.getEnabled() : commonsPool2Present;
 		if (tuning.getConnection().getMode() == ConnectionMode.POOLED && !commonsPool2Present) {
 			throw new InvalidTuningPropertyException("lettuce.tuning.connection.mode", "pooled",
@@ -91,7 +92,7 @@ public final class LettuceTuningConnectionConfiguration {
 						"Add the dependency org.apache.commons:commons-pool2, or remove "
 								+ "spring.data.redis.lettuce.pool.enabled=true.");
 			}
-			factory.setDedicatedConnections(DedicatedPoolFactory.create(pool, tuning.getPool()));
+			factory.setDedicatedConnections(DedicatedPoolFactory.create(properties, tuning));
 			factory.setPrewarmDedicatedConnections(tuning.getPool().isPrewarm());
 		}
 	}

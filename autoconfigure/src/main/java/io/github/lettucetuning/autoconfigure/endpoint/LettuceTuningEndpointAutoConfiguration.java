@@ -3,6 +3,7 @@ package io.github.lettucetuning.autoconfigure.endpoint;
 import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.connection.PoolMaxWait;
 import io.github.lettucetuning.autoconfigure.state.ClientEventRecorderConfiguration;
 import io.github.lettucetuning.autoconfigure.timeout.CommandExpiryTimer;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
@@ -55,7 +56,7 @@ public final class LettuceTuningEndpointAutoConfiguration {
 			ObjectProvider<LettuceHealthIndicator> healthIndicator, ListableBeanFactory beanFactory) {
 		EffectiveConfigurationReader reader = new EffectiveConfigurationReader(connectionFactory, clientResources,
 				timerOwner(clientResources.timer(), expiryTimer.getIfAvailable()), socketSettings.getIfAvailable(),
-				pool(redis.getLettuce().getPool(), tuning.getPool()),
+				pool(redis, tuning),
 				() -> health(healthIndicator.getIfUnique(), beanFactory));
 		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable());
 	}
@@ -67,12 +68,10 @@ public final class LettuceTuningEndpointAutoConfiguration {
 		return (timer instanceof HashedWheelTimer) ? TimerOwner.LETTUCE : TimerOwner.APPLICATION;
 	}
 
-	// The same rule as the pool itself: a positive Boot max-wait wins, else ours.
-	static EffectiveConfiguration.Pool pool(DataRedisProperties.Pool pool, LettuceTuningProperties.Pool tuning) {
-		java.time.Duration bootMaxWait = pool.getMaxWait();
-		java.time.Duration maxWait = (bootMaxWait != null && !bootMaxWait.isNegative() && !bootMaxWait.isZero())
-				? bootMaxWait : tuning.getMaxWait();
-		return new EffectiveConfiguration.Pool(pool.getMaxActive(), pool.getMaxIdle(), pool.getMinIdle(), maxWait);
+	static EffectiveConfiguration.Pool pool(DataRedisProperties redis, LettuceTuningProperties tuning) {
+		DataRedisProperties.Pool pool = redis.getLettuce().getPool();
+		return new EffectiveConfiguration.Pool(pool.getMaxActive(), pool.getMaxIdle(), pool.getMinIdle(),
+				PoolMaxWait.of(redis, tuning));
 	}
 
 	private static EffectiveConfiguration.Health health(@Nullable LettuceHealthIndicator indicator,

@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,6 +87,36 @@ class LettuceTuningEndpointAutoConfigurationTests {
 				assertThat(descriptor.state().events()).isNotNull();
 				assertThat(descriptor.advice()).extracting("id").contains(TuningAdvisor.TIMEOUT_BELOW_TIMER_TICK);
 			});
+	}
+
+	@Test
+	void poolWaitDefaultsToTwoSecondsForDedicatedWork() {
+		this.contextRunner.withPropertyValues("spring.data.redis.timeout=5s")
+			.run((context) -> assertThat(poolMaxWait(context)).hasSeconds(2));
+	}
+
+	@Test
+	void poolWaitDefaultsToTheCommandTimeoutInPooledMode() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.connection.mode=pooled", "spring.data.redis.timeout=5s")
+			.run((context) -> assertThat(poolMaxWait(context)).hasSeconds(5));
+		this.contextRunner.withPropertyValues("lettuce.tuning.connection.mode=pooled")
+			.run((context) -> assertThat(poolMaxWait(context)).hasSeconds(60));
+	}
+
+	@Test
+	void poolWaitSetByThePropertiesWinsOverTheDefaults() {
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.connection.mode=pooled", "lettuce.tuning.pool.max-wait=300ms")
+			.run((context) -> assertThat(poolMaxWait(context)).hasMillis(300));
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.pool.max-wait=300ms", "spring.data.redis.lettuce.pool.max-wait=7s")
+			.run((context) -> assertThat(poolMaxWait(context)).hasSeconds(7));
+	}
+
+	private static Duration poolMaxWait(ApplicationContext context) {
+		EffectiveConfiguration.Pool pool = context.getBean(LettuceEndpoint.class).lettuce().configuration().pool();
+		assertThat(pool).isNotNull();
+		return pool.maxWait();
 	}
 
 	@Test

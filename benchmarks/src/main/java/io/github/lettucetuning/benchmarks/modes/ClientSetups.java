@@ -90,8 +90,8 @@ final class ClientSetups {
 						"lettuce.tuning.connection.multi.size=" + size,
 						"lettuce.tuning.connection.multi.selection=" + selection), host, port);
 			case "tuning-pooled":
-				// Stock Boot waits forever for a pooled connection; lettuce-tuning's default of 2 s fails
-				// borrowers that commons-pool2's unfair queue starves under 200 threads.
+				// Stock Boot waits forever for a pooled connection; pooled mode waits the command timeout, here
+				// 2 s, which fails borrowers that commons-pool2's unfair queue starves under 200 threads.
 				return spring(SpringSetup.of("lettuce.tuning.connection.mode=pooled",
 						"lettuce.tuning.pool.max-wait=" + POOLED_MAX_WAIT).pool("lettuce", size), host, port);
 			default:

@@ -1,0 +1,58 @@
+package io.github.lettucetuning.autoconfigure.connection;
+
+import java.time.Duration;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.connection.ConnectionMode;
+import io.lettuce.core.RedisURI;
+
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+
+/**
+ * How long a caller waits for a dedicated connection when the pool is exhausted. One
+ * rule for the pool and for the endpoint that reports it.
+ *
+ * @author lettuce-tuning
+ * @since 0.1.0
+ */
+public final class PoolMaxWait {
+
+	/**
+	 * The wait for dedicated work (transactions, blocking commands, Pub/Sub) when nobody
+	 * set one: short, because a pool held by blocking commands does not free up soon.
+	 */
+	public static final Duration DEDICATED_DEFAULT = Duration.ofSeconds(2);
+
+	private PoolMaxWait() {
+	}
+
+	/**
+	 * Return the effective wait: a positive {@code spring.data.redis.lettuce.pool.max-wait}
+	 * wins (Boot's default of -1 means "wait forever" and is not taken as a choice), then
+	 * {@code lettuce.tuning.pool.max-wait}; unset, it is 2 s, or in pooled mode the
+	 * command timeout. In pooled mode every command waits for a connection, and with far
+	 * more threads than connections commons-pool2's unfair hand-over lets a returning
+	 * thread borrow again ahead of parked ones, so a 2 s bound fails callers of a healthy
+	 * but busy pool (measured: 200 threads over 8 connections).
+	 * @param redis Spring Boot's Redis properties
+	 * @param tuning the tuning properties
+	 * @return the positive maximum wait
+	 */
+	public static Duration of(DataRedisProperties redis, LettuceTuningProperties tuning) {
+		Duration bootMaxWait = redis.getLettuce().getPool().getMaxWait();
+		if (bootMaxWait != null && !bootMaxWait.isNegative() && !bootMaxWait.isZero()) {
+			return bootMaxWait;
+		}
+		Duration tuningMaxWait = tuning.getPool().getMaxWait();
+		if (tuningMaxWait != null) {
+			return tuningMaxWait;
+		}
+		return (tuning.getConnection().getMode() == ConnectionMode.POOLED) ? commandTimeout(redis) : DEDICATED_DEFAULT;
+	}
+
+	private static Duration commandTimeout(DataRedisProperties redis) {
+		Duration timeout = redis.getTimeout();
+		return (timeout != null && !timeout.isNegative() && !timeout.isZero()) ? timeout : RedisURI.DEFAULT_TIMEOUT_DURATION;
+	}
+
+}
