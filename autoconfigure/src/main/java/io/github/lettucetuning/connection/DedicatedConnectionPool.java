@@ -15,15 +15,19 @@ import io.lettuce.core.support.AsyncConnectionPoolSupport;
 import io.lettuce.core.support.AsyncPool;
 import io.lettuce.core.support.BoundedPoolConfig;
 import io.lettuce.core.support.CommonsPool2ConfigConverter;
-import io.lettuce.core.support.ConnectionPoolSupport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.apache.commons.pool2.BasePooledObjectFactory;
+import org.apache.commons.pool2.PooledObject;
+import org.apache.commons.pool2.impl.DefaultPooledObject;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.PoolException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
+import org.springframework.util.Assert;
 
 /**
  * A bounded pool of dedicated connections: the ones a caller holds alone for a
@@ -49,7 +53,9 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 
 	private final Map<Class<?>, AsyncPool<StatefulConnection<?, ?>>> asyncPools = new ConcurrentHashMap<>();
 
-	private final Map<StatefulConnection<?, ?>, GenericObjectPool<StatefulConnection<?, ?>>> borrowed = new ConcurrentHashMap<>();
+	// Which pool created a connection, recorded once per connection rather than once per
+	// borrow: pooled mode borrows for every command, and a map entry per borrow is garbage.
+	private final Map<StatefulConnection<?, ?>, GenericObjectPool<StatefulConnection<?, ?>>> owners = new ConcurrentHashMap<>();
 
 	private final Map<StatefulConnection<?, ?>, AsyncPool<StatefulConnection<?, ?>>> borrowedAsync = new ConcurrentHashMap<>();
 
@@ -73,9 +79,7 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 	public <T extends StatefulConnection<?, ?>> T getConnection(Class<T> connectionType) {
 		GenericObjectPool<StatefulConnection<?, ?>> pool = pool(connectionType);
 		try {
-			StatefulConnection<?, ?> connection = pool.borrowObject();
-			this.borrowed.put(connection, pool);
-			return connectionType.cast(connection);
+			return connectionType.cast(pool.borrowObject());
 		}
 		catch (NoSuchElementException ex) {
 			throw exhausted(pool, ex);
@@ -124,7 +128,7 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 
 	@Override
 	public void release(StatefulConnection<?, ?> connection) {
-		GenericObjectPool<StatefulConnection<?, ?>> pool = this.borrowed.remove(connection);
+		GenericObjectPool<StatefulConnection<?, ?>> pool = this.owners.get(connection);
 		if (pool != null) {
 			discardTransaction(connection);
 			pool.returnObject(connection);
@@ -184,13 +188,21 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 	 * @return the active count
 	 */
 	public int borrowedCount() {
-		return this.borrowed.size() + this.borrowedAsync.size();
+		int borrowed = this.borrowedAsync.size();
+		for (GenericObjectPool<?> pool : this.pools.values()) {
+			borrowed += pool.getNumActive();
+		}
+		return borrowed;
 	}
 
 	private GenericObjectPool<StatefulConnection<?, ?>> pool(Class<?> connectionType) {
 		Class<StatefulConnection<?, ?>> type = connectionClass(connectionType);
-		return this.pools.computeIfAbsent(connectionType, (key) -> ConnectionPoolSupport
-			.createGenericObjectPool(() -> this.target.getConnection(type), this.config, false));
+		return this.pools.computeIfAbsent(connectionType, (key) -> {
+			Factory factory = new Factory(type);
+			GenericObjectPool<StatefulConnection<?, ?>> pool = new GenericObjectPool<>(factory, this.config);
+			factory.pool = pool;
+			return pool;
+		});
 	}
 
 	@SuppressWarnings("unchecked")
@@ -203,20 +215,64 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 
 	@Override
 	public void destroy() {
-		if (!this.borrowed.isEmpty() || !this.borrowedAsync.isEmpty()) {
-			logger.warn("Closing the dedicated Redis connection pool while " + borrowedCount()
+		int borrowed = borrowedCount();
+		if (borrowed > 0) {
+			logger.warn("Closing the dedicated Redis connection pool while " + borrowed
 					+ " connections are still borrowed");
 		}
-		this.borrowed.forEach((connection, pool) -> pool.returnObject(connection));
-		this.borrowed.clear();
 		List<CompletableFuture<Void>> closing = new ArrayList<>();
 		this.borrowedAsync.forEach((connection, pool) -> closing.add(pool.release(connection)));
 		this.borrowedAsync.clear();
 		this.pools.values().forEach(GenericObjectPool::close);
 		this.pools.clear();
+		// Closing a pool closes its idle connections only; borrowed ones are closed here.
+		this.owners.keySet().forEach((connection) -> closing.add(connection.closeAsync()));
+		this.owners.clear();
 		this.asyncPools.values().forEach((pool) -> closing.add(pool.closeAsync()));
 		this.asyncPools.clear();
 		CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).exceptionally((ex) -> null).join();
+	}
+
+	/**
+	 * Opens the connections of one synchronous pool and records their owner.
+	 */
+	private final class Factory extends BasePooledObjectFactory<StatefulConnection<?, ?>> {
+
+		private final Class<StatefulConnection<?, ?>> type;
+
+		// Set once, before the pool is published to other threads.
+		private @Nullable GenericObjectPool<StatefulConnection<?, ?>> pool;
+
+		Factory(Class<StatefulConnection<?, ?>> type) {
+			this.type = type;
+		}
+
+		@Override
+		public StatefulConnection<?, ?> create() {
+			StatefulConnection<?, ?> connection = DedicatedConnectionPool.this.target.getConnection(this.type);
+			GenericObjectPool<StatefulConnection<?, ?>> owner = this.pool;
+			Assert.state(owner != null, "The pool must be set before it creates connections");
+			DedicatedConnectionPool.this.owners.put(connection, owner);
+			return connection;
+		}
+
+		@Override
+		public PooledObject<StatefulConnection<?, ?>> wrap(StatefulConnection<?, ?> connection) {
+			return new DefaultPooledObject<>(connection);
+		}
+
+		@Override
+		public boolean validateObject(PooledObject<StatefulConnection<?, ?>> pooled) {
+			return pooled.getObject().isOpen();
+		}
+
+		@Override
+		public void destroyObject(PooledObject<StatefulConnection<?, ?>> pooled) {
+			StatefulConnection<?, ?> connection = pooled.getObject();
+			DedicatedConnectionPool.this.owners.remove(connection);
+			DedicatedConnectionPool.this.target.release(connection);
+		}
+
 	}
 
 }

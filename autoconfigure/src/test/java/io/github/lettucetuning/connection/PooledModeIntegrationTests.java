@@ -1,0 +1,173 @@
+package io.github.lettucetuning.connection;
+
+import java.time.Duration;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.server.ClientInfo;
+import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.PoolException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Pooled mode against a real standalone server: every operation borrows a connection of
+ * its own, waits for one as long as the command timeout, and closing the context closes
+ * borrowed connections too.
+ *
+ * @author lettuce-tuning
+ */
+@RedisStandaloneTest
+@Timeout(120)
+class PooledModeIntegrationTests {
+
+	private static final AtomicInteger apps = new AtomicInteger();
+
+	private final RedisStandalone redis;
+
+	private ApplicationContextRunner contextRunner;
+
+	private String clientName;
+
+	PooledModeIntegrationTests(RedisStandalone redis) {
+		this.redis = redis;
+	}
+
+	@BeforeEach
+	void prepare() {
+		this.redis.node().command("FLUSHALL");
+		this.clientName = "pooled-it-" + apps.incrementAndGet();
+		this.contextRunner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class,
+					DataRedisAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
+					"spring.data.redis.port=" + this.redis.port(), "spring.application.name=" + this.clientName,
+					"lettuce.tuning.connection.mode=pooled", "spring.data.redis.lettuce.pool.max-active=4");
+	}
+
+	@Test
+	void concurrentOperationsSpreadOverThreadConfinedConnectionsAndReturnThem() throws Exception {
+		this.contextRunner.run((context) -> {
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			long failures = Load.run(32, 100, (i) -> {
+				template.opsForValue().set("key" + i, "value" + i);
+				assertThat(template.opsForValue().get("key" + i)).isEqualTo("value" + i);
+			});
+			assertThat(failures).isZero();
+			assertThat(template.opsForValue().size("key3199")).isEqualTo("value3199".length());
+			// No shared connection: every connection is a pooled one, and several carried traffic.
+			assertThat(this.redis.node().clientList().stream().filter((client) -> isOurs(client)))
+				.hasSizeBetween(2, 4)
+				.allSatisfy((client) -> assertThat(client.cmd()).as("last command of %s", client).isIn("set", "get", "strlen"));
+			DedicatedConnectionPool pool = (DedicatedConnectionPool) context
+				.getBean(LettuceTuningConnectionFactory.class)
+				.getDedicatedConnectionProvider();
+			assertThat(pool.borrowedCount()).isZero();
+		});
+	}
+
+	@Test
+	void callerWaitsForAConnectionAsLongAsTheCommandTimeout() {
+		this.contextRunner.withPropertyValues("spring.data.redis.lettuce.pool.max-active=1", "spring.data.redis.timeout=6s")
+			.run((context) -> {
+				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				CompletableFuture<Object> holder = holdTheOnlyConnection(template, Duration.ofMillis(2500));
+				long start = System.nanoTime();
+				// Longer than the 2 s a dedicated connection waits in the other modes.
+				template.opsForValue().set("after-wait", "v");
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofSeconds(2));
+				holder.join();
+				assertThat(template.opsForValue().get("after-wait")).isEqualTo("v");
+			});
+	}
+
+	@Test
+	void callerFailsWithAPoolExceptionOnceTheWaitIsOver() {
+		this.contextRunner.withPropertyValues("spring.data.redis.lettuce.pool.max-active=1", "spring.data.redis.timeout=1s")
+			.run((context) -> {
+				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				CompletableFuture<Object> holder = holdTheOnlyConnection(template, Duration.ofSeconds(4));
+				long start = System.nanoTime();
+				assertThatException().isThrownBy(() -> template.opsForValue().set("no-connection", "v"))
+					.isInstanceOf(DataAccessException.class)
+					.satisfies((ex) -> assertThat(ex).hasCauseInstanceOf(PoolException.class)
+						.hasRootCauseInstanceOf(NoSuchElementException.class)
+						.hasStackTraceContaining("Timed out after 1000ms"));
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(900),
+						Duration.ofSeconds(4));
+				holder.join();
+				assertThat(template.hasKey("no-connection")).isFalse();
+			});
+	}
+
+	@Test
+	void closingTheContextClosesBorrowedConnections() throws InterruptedException {
+		this.contextRunner.run((context) -> {
+			RedisConnection borrowed = context.getBean(LettuceTuningConnectionFactory.class).getConnection();
+			borrowed.ping();
+			context.getBean(StringRedisTemplate.class).opsForValue().set("a", "b");
+			assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(2);
+			// The borrowed connection is left open on purpose.
+		});
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (this.redis.node().countClients(this.clientName) != 0) {
+			assertThat(System.nanoTime()).as("every connection closed").isLessThan(deadline);
+			Thread.sleep(20);
+		}
+	}
+
+	// Holds the pool's only connection in a callback until released, and returns once
+	// the callback has it.
+	private static CompletableFuture<Object> holdTheOnlyConnection(StringRedisTemplate template, Duration hold) {
+		CountDownLatch holding = new CountDownLatch(1);
+		CompletableFuture<Object> holder = CompletableFuture.supplyAsync(() -> template.execute((RedisCallback<Object>) (connection) -> {
+			connection.ping();
+			holding.countDown();
+			sleep(hold);
+			return null;
+		}));
+		await(holding);
+		return holder;
+	}
+
+	private boolean isOurs(ClientInfo client) {
+		return client.name().equals(this.clientName);
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			assertThat(latch.await(10, TimeUnit.SECONDS)).as("the holder has the connection").isTrue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
