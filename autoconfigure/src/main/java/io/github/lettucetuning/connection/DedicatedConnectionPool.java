@@ -20,7 +20,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
-import org.apache.commons.pool2.impl.DefaultPooledObject;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
@@ -258,7 +257,7 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 
 		@Override
 		public PooledObject<StatefulConnection<?, ?>> wrap(StatefulConnection<?, ?> connection) {
-			return new DefaultPooledObject<>(connection);
+			return new ConnectionPooledObject(connection);
 		}
 
 		@Override

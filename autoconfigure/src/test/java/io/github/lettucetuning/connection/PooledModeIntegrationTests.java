@@ -13,11 +13,13 @@ import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.junit.jupiter.api.Timeout;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.PoolException;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -76,11 +78,28 @@ class PooledModeIntegrationTests {
 			assertThat(this.redis.node().clientList().stream().filter((client) -> isOurs(client)))
 				.hasSizeBetween(2, 4)
 				.allSatisfy((client) -> assertThat(client.cmd()).as("last command of %s", client).isIn("set", "get", "strlen"));
-			DedicatedConnectionPool pool = (DedicatedConnectionPool) context
-				.getBean(LettuceTuningConnectionFactory.class)
-				.getDedicatedConnectionProvider();
-			assertThat(pool.borrowedCount()).isZero();
+			assertThat(dedicatedPool(context).borrowedCount()).isZero();
 		});
+	}
+
+	@Test
+	void evictorRunsBesideTheLoadWithoutLosingABorrowOrAConnection() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.lettuce.pool.time-between-eviction-runs=5ms",
+					"spring.data.redis.lettuce.pool.min-idle=2")
+			.run((context) -> {
+				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				long failures = Load.run(16, 300, (i) -> template.opsForValue().increment("counter"));
+				assertThat(failures).isZero();
+				assertThat(template.opsForValue().get("counter")).isEqualTo("4800");
+				GenericObjectPool<?> pool = dedicatedPool(context).pools().values().iterator().next();
+				assertThat(pool.getBorrowedCount()).isGreaterThanOrEqualTo(4801);
+				assertThat(pool.getReturnedCount()).isEqualTo(pool.getBorrowedCount());
+				assertThat(pool.getNumActive()).isZero();
+				assertThat(pool.getCreatedCount()).isBetween(2L, 4L);
+				assertThat(pool.getDestroyedCount()).isZero();
+				assertThat(pool.getMeanActiveTimeMillis()).isNotNegative();
+			});
 	}
 
 	@Test
@@ -145,6 +164,11 @@ class PooledModeIntegrationTests {
 		}));
 		await(holding);
 		return holder;
+	}
+
+	private static DedicatedConnectionPool dedicatedPool(ApplicationContext context) {
+		return (DedicatedConnectionPool) context.getBean(LettuceTuningConnectionFactory.class)
+			.getDedicatedConnectionProvider();
 	}
 
 	private boolean isOurs(ClientInfo client) {
