@@ -8,12 +8,13 @@
 #   --no-build     use the jar as built
 #   --report-only  only rebuild the report from the files in benchmarks/results
 # Environment: JMH_ARGS is appended to every JMH command line (e.g. JMH_ARGS='-p setup=tuning-shared');
-# TIMER_ROUNDS sets the number of timer rounds (one fork of each timer per round, default 3); QUIET_MAX_WAIT how
+# TIMER_ROUNDS sets the number of timer rounds (one fork of each timer per round, default 3); VERDICT_ROUNDS the
+# number of extra rounds of SET at 200 threads for the setups the targets compare (default 2); QUIET_MAX_WAIT how
 # many seconds a measurement iteration may wait for other processes to go quiet (default 10, 0: never); JAVA picks
 # the JVM.
 #
 # Every benchmark fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is
-# started. The full run takes about 45 minutes on 2 cores.
+# started. The full run takes about 47 minutes on 2 cores.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -43,12 +44,16 @@ if $quick; then
 	thread_counts=(200)
 	iterations=(-wi 1 -w 2s -i 2 -r 2s)
 	timer_rounds="${TIMER_ROUNDS:-2}"
+	verdict_rounds="${VERDICT_ROUNDS:-0}"
 else
 	modes_selector="$MODES"
 	thread_counts=(16 200)
 	iterations=()
 	timer_rounds="${TIMER_ROUNDS:-3}"
+	verdict_rounds="${VERDICT_ROUNDS:-2}"
 fi
+# The setups the targets compare (SET, 200 threads) get extra forks: one fork cannot see differences under ~20%.
+verdict_setups="boot-lettuce-pool2,boot-jedis-8,boot-jedis-50,tuning-shared,tuning-multi-1x,tuning-multi-1x-affinity,tuning-multi-2x,boot-lettuce-unshared-8,tuning-pooled-8"
 # shellcheck disable=SC2206
 extra=(${JMH_ARGS:-})
 
@@ -76,6 +81,11 @@ if $benchmarks; then
 	for threads in "${thread_counts[@]}"; do
 		log "Mode benchmarks, $threads threads"
 		jmh "$RESULTS/jmh-modes-t$threads.json" "$RESULTS/side-modes.jsonl" 0 "$modes_selector" -t "$threads"
+	done
+	for round in $(seq 2 $((verdict_rounds + 1))); do
+		log "Target setups, SET at 200 threads, extra round $((round - 1)) of $verdict_rounds"
+		jmh "$RESULTS/jmh-modes-t200-r$(printf %02d "$round").json" "$RESULTS/side-modes.jsonl" "$round" \
+			"${MODES}.set" -t 200 -f 1 -p "setup=$verdict_setups"
 	done
 	# One fork of each timer per round: drift of the machine over time hits all three alike.
 	for round in $(seq 1 "$timer_rounds"); do

@@ -91,8 +91,9 @@ final class MarkdownPage {
 				+ "the client batched per write; **event-loop µs/op**: CPU of the client's Netty I/O threads per "
 				+ "command; **sleeps/kop**: times those threads blocked (voluntary context switches) per 1000 "
 				+ "commands, each costing a wake-up.");
-		line("- Values are medians with [min-max]: over the measurement iterations of the single fork for the mode "
-				+ "benchmarks, over the means of the forks for the timer benchmark. Ratios (x) are against "
+		line("- Values are medians with [min-max]: over the measurement iterations when a benchmark ran one fork, "
+				+ "over the means of the forks when it ran several (the timer benchmark, and SET at 200 threads of "
+				+ "the setups the targets compare, which get extra forks in interleaved rounds). Ratios (x) are against "
 				+ "`" + SetupNames.BASELINE + "`, stock Spring Boot with commons-pool2 on the classpath (its default "
 				+ "then), for the same operation and thread count.");
 		line("- **disturbed**: before each measurement iteration the harness waits (up to 10 s) until other "

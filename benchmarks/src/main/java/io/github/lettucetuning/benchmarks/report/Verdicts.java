@@ -32,7 +32,7 @@ final class Verdicts {
 		List<Verdict> verdicts = new ArrayList<>();
 		verdicts.add(ratio(results, "tuning-shared", SetupNames.BASELINE, 1.0,
 				"lettuce-tuning shared >= 1.0x stock Boot + commons-pool2"));
-		for (String multi : List.of("tuning-multi-1x", "tuning-multi-2x")) {
+		for (String multi : List.of("tuning-multi-1x", "tuning-multi-1x-affinity", "tuning-multi-2x")) {
 			String bestJedis = best(results, "boot-jedis-8", "boot-jedis-50");
 			verdicts.add(ratio(results, multi, bestJedis, 1.0,
 					SetupNames.describe(multi) + " >= 1.0x best stock Boot + Jedis pool"));
@@ -62,17 +62,36 @@ final class Verdicts {
 
 	private static Verdict ratio(ResultSet results, String setup, String reference, double target, String name) {
 		String fullName = name + " (SET, " + THREADS + " threads, server-counted)";
-		Spread measured = results.spread(ResultSet.MODES, SET, setup, THREADS, Metric.SERVER_OPS);
-		Spread baseline = results.spread(ResultSet.MODES, SET, reference, THREADS, Metric.SERVER_OPS);
+		Optional<ResultRow> measuredRow = results.find(ResultSet.MODES, SET, setup, THREADS);
+		Optional<ResultRow> baselineRow = results.find(ResultSet.MODES, SET, reference, THREADS);
+		if (measuredRow.isEmpty() || baselineRow.isEmpty()) {
+			return Verdict.noData(fullName);
+		}
+		Spread measured = measuredRow.get().spread(Metric.SERVER_OPS);
+		Spread baseline = baselineRow.get().spread(Metric.SERVER_OPS);
 		if (measured.isEmpty() || baseline.isEmpty()) {
 			return Verdict.noData(fullName);
 		}
 		double ratio = measured.median() / baseline.median();
-		String text = String.format(Locale.ROOT, "%s / %s = %s / %s = %.2fx", setup, reference, Format.kilo(measured),
-				Format.kilo(baseline), ratio);
+		String text = String.format(Locale.ROOT, "%s / %s = %s / %s = %.2fx (%s)", setup, reference,
+				Format.kilo(measured), Format.kilo(baseline), ratio,
+				basis(measuredRow.get()) + " vs " + basis(baselineRow.get()));
 		boolean overlap = measured.min() <= baseline.max() && baseline.min() <= measured.max();
-		String note = overlap ? "iteration ranges overlap: within this run's noise" : "iteration ranges do not overlap";
+		String unit = (measuredRow.get().forks() > 1) ? "fork" : "iteration";
+		String note = overlap ? unit + " ranges overlap: within this run's noise" : unit + " ranges do not overlap";
 		return new Verdict(fullName, text, (ratio >= target) ? "PASS" : "MISS", note);
+	}
+
+	// "3 forks: 74.5, 70.1, 80.2k" or "1 fork, 3 iterations"
+	private static String basis(ResultRow row) {
+		if (row.forks() <= 1) {
+			return "1 fork, " + row.iterations(Metric.SERVER_OPS).size() + " iterations";
+		}
+		List<String> means = new ArrayList<>();
+		for (double mean : row.forkMeans(Metric.SERVER_OPS)) {
+			means.add(Format.number(mean / 1000, 1));
+		}
+		return row.forks() + " forks: " + String.join(", ", means) + "k";
 	}
 
 	private static Verdict bytes(ResultSet results) {
