@@ -9,12 +9,12 @@
 #   --report-only  only rebuild the report from the files in benchmarks/results
 # Environment: JMH_ARGS is appended to every JMH command line (e.g. JMH_ARGS='-p setup=tuning-shared');
 # TIMER_ROUNDS sets the number of timer rounds (one fork of each timer per round, default 3); VERDICT_ROUNDS the
-# number of extra rounds of SET at 200 threads for the setups the targets compare (default 2); QUIET_MAX_WAIT how
+# number of extra rounds of SET at 200 threads for the setups the targets compare (default 7); QUIET_MAX_WAIT how
 # many seconds a measurement iteration may wait for other processes to go quiet (default 10, 0: never); JAVA picks
 # the JVM.
 #
 # Every benchmark fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is
-# started. The full run takes about 47 minutes on 2 cores.
+# started. The full run takes about 75 minutes on 2 cores.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -50,9 +50,11 @@ else
 	thread_counts=(16 200)
 	iterations=()
 	timer_rounds="${TIMER_ROUNDS:-3}"
-	verdict_rounds="${VERDICT_ROUNDS:-2}"
+	verdict_rounds="${VERDICT_ROUNDS:-7}"
 fi
-# The setups the targets compare (SET, 200 threads) get extra forks: one fork cannot see differences under ~20%.
+# The setups the targets compare (SET, 200 threads) get extra forks, 8 in all: on 2 cores with 200 threads, one
+# fork of the same setup lands anywhere between about 60k and 100k SET/s (its client CPU per command varies as
+# much), so only a median over several forks can see differences of 10%.
 verdict_setups="boot-lettuce-pool2,boot-jedis-8,boot-jedis-50,tuning-shared,tuning-multi-1x,tuning-multi-1x-affinity,tuning-multi-2x,boot-lettuce-unshared-8,tuning-pooled-8"
 # shellcheck disable=SC2206
 extra=(${JMH_ARGS:-})
