@@ -1,16 +1,11 @@
 package io.github.lettucetuning.benchmarks.report;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Summarises paired rounds ({@code benchmarks/scripts/paired-shared-vs-stock.sh}): per
@@ -27,22 +22,20 @@ public final class PairedSummary {
 	/**
 	 * Print the summary.
 	 * @param args the side file, the setup measured, the reference setup
-	 * @throws IOException if the side file cannot be read
 	 */
-	public static void main(String[] args) throws IOException {
-		Path sideFile = Path.of(args[0]);
+	public static void main(String[] args) {
 		String setup = args[1];
 		String reference = args[2];
-		Map<Integer, double[]> rounds = rates(sideFile, setup, reference);
+		Map<ResultKey, List<SideRecord>> records = SideRecords.read(List.of(Path.of(args[0])));
+		Map<Integer, Double> measured = meanByRound(records, setup);
+		Map<Integer, Double> baseline = meanByRound(records, reference);
 		List<Double> ratios = new ArrayList<>();
 		System.out.printf(Locale.ROOT, "round  %s  %s  ratio%n", setup, reference);
-		rounds.forEach((round, rates) -> {
-			if (rates[1] > 0 && rates[3] > 0) {
-				double measured = rates[0] / rates[1];
-				double baseline = rates[2] / rates[3];
-				ratios.add(measured / baseline);
-				System.out.printf(Locale.ROOT, "%5d  %.1fk  %.1fk  %.2f%n", round, measured / 1000, baseline / 1000,
-						measured / baseline);
+		measured.forEach((round, rate) -> {
+			Double base = baseline.get(round);
+			if (base != null) {
+				ratios.add(rate / base);
+				System.out.printf(Locale.ROOT, "%5d  %.1fk  %.1fk  %.2f%n", round, rate / 1000, base / 1000, rate / base);
 			}
 		});
 		if (ratios.isEmpty()) {
@@ -50,36 +43,23 @@ public final class PairedSummary {
 			return;
 		}
 		long wins = ratios.stream().filter((ratio) -> ratio >= 1.0).count();
-		System.out.printf(Locale.ROOT, "median ratio %.2f over %d rounds; %s >= %s in %d of them%n", median(ratios),
-				ratios.size(), setup, reference, wins);
+		System.out.printf(Locale.ROOT, "median ratio %.2f over %d rounds; %s >= %s in %d of them%n",
+				Spread.of(ratios).median(), ratios.size(), setup, reference, wins);
 	}
 
-	// Per round: sum and count of the measured setup's iterations, then of the reference's.
-	private static Map<Integer, double[]> rates(Path sideFile, String setup, String reference) throws IOException {
-		JsonMapper mapper = JsonMapper.builder().build();
-		Map<Integer, double[]> rounds = new TreeMap<>();
-		for (String line : Files.readAllLines(sideFile)) {
-			if (line.isBlank()) {
-				continue;
+	// The server-counted rate of a setup per round: the mean of its measurement iterations.
+	private static Map<Integer, Double> meanByRound(Map<ResultKey, List<SideRecord>> records, String setup) {
+		Map<Integer, List<Double>> rates = new TreeMap<>();
+		records.forEach((key, iterations) -> {
+			if (key.setup().equals(setup)) {
+				iterations.forEach((record) -> rates.computeIfAbsent(record.round(), (round) -> new ArrayList<>())
+					.add(record.serverOpsPerSec()));
 			}
-			JsonNode record = mapper.readTree(line);
-			String name = record.path("params").path("setup").asString();
-			if (!"measurement".equals(record.path("kind").asString())
-					|| !(name.equals(setup) || name.equals(reference))) {
-				continue;
-			}
-			double[] rates = rounds.computeIfAbsent(record.path("round").asInt(), (round) -> new double[4]);
-			int offset = name.equals(setup) ? 0 : 2;
-			rates[offset] += record.path("serverOpsPerSec").asDouble();
-			rates[offset + 1]++;
-		}
-		return rounds;
-	}
-
-	private static double median(List<Double> values) {
-		List<Double> sorted = values.stream().sorted().toList();
-		int middle = sorted.size() / 2;
-		return (sorted.size() % 2 == 1) ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+		});
+		Map<Integer, Double> means = new TreeMap<>();
+		rates.forEach((round, values) -> means.put(round,
+				values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN)));
+		return means;
 	}
 
 }
