@@ -57,8 +57,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	private volatile @Nullable LettuceConnectionProvider imperativeDedicated;
 
-	private volatile @Nullable Consumer<? super Exception> commandExceptionListener;
-
+	// Holds the command exception listener, so that operations without least-in-flight
+	// counting share one instance.
 	private volatile @Nullable ConnectionHooks listenerHooks;
 
 	/**
@@ -108,7 +108,6 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @param listener the listener, or {@code null} for none
 	 */
 	public void setCommandExceptionListener(@Nullable Consumer<? super Exception> listener) {
-		this.commandExceptionListener = listener;
 		this.listenerHooks = (listener != null) ? new ConnectionHooks(null, null, listener) : null;
 	}
 
@@ -254,10 +253,12 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	// Least-in-flight counts each operation, so it needs hooks of its own; otherwise the
 	// listener's hooks (or none) serve every operation without allocating.
 	private @Nullable ConnectionHooks hooks(@Nullable StatefulConnection<?, ?> sharedConnection) {
+		ConnectionHooks listenerHooks = this.listenerHooks;
 		if (sharedConnection != null && this.selectionPolicy == SelectionPolicy.LEAST_IN_FLIGHT) {
-			return new ConnectionHooks(sharedConnection, this.imperativeConnections, this.commandExceptionListener);
+			return new ConnectionHooks(sharedConnection, this.imperativeConnections,
+					(listenerHooks != null) ? listenerHooks.listener : null);
 		}
-		return this.listenerHooks;
+		return listenerHooks;
 	}
 
 	/**

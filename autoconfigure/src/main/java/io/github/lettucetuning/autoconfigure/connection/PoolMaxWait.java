@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.lettuce.core.RedisURI;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 
@@ -17,11 +18,9 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
  */
 public final class PoolMaxWait {
 
-	/**
-	 * The wait for dedicated work (transactions, blocking commands, Pub/Sub) when nobody
-	 * set one: short, because a pool held by blocking commands does not free up soon.
-	 */
-	public static final Duration DEDICATED_DEFAULT = Duration.ofSeconds(2);
+	// The wait for dedicated work (transactions, blocking commands, Pub/Sub) when nobody
+	// set one: short, because a pool held by blocking commands does not free up soon.
+	private static final Duration DEDICATED_DEFAULT = Duration.ofSeconds(2);
 
 	private PoolMaxWait() {
 	}
@@ -40,7 +39,7 @@ public final class PoolMaxWait {
 	 */
 	public static Duration of(DataRedisProperties redis, LettuceTuningProperties tuning) {
 		Duration bootMaxWait = redis.getLettuce().getPool().getMaxWait();
-		if (bootMaxWait != null && !bootMaxWait.isNegative() && !bootMaxWait.isZero()) {
+		if (isPositive(bootMaxWait)) {
 			return bootMaxWait;
 		}
 		Duration tuningMaxWait = tuning.getPool().getMaxWait();
@@ -52,7 +51,12 @@ public final class PoolMaxWait {
 
 	private static Duration commandTimeout(DataRedisProperties redis) {
 		Duration timeout = redis.getTimeout();
-		return (timeout != null && !timeout.isNegative() && !timeout.isZero()) ? timeout : RedisURI.DEFAULT_TIMEOUT_DURATION;
+		return isPositive(timeout) ? timeout : RedisURI.DEFAULT_TIMEOUT_DURATION;
+	}
+
+	// Boot's -1 (and an unset value) mean "no choice made" for both waits and timeouts.
+	private static boolean isPositive(@Nullable Duration duration) {
+		return duration != null && !duration.isNegative() && !duration.isZero();
 	}
 
 }
