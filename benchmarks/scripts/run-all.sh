@@ -14,7 +14,7 @@
 # the JVM.
 #
 # Every benchmark fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is
-# started. The full run takes about 75 minutes on 2 cores.
+# started. The full run takes about 85 minutes on 2 cores.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -52,10 +52,11 @@ else
 	timer_rounds="${TIMER_ROUNDS:-3}"
 	verdict_rounds="${VERDICT_ROUNDS:-7}"
 fi
-# The setups the targets compare (SET, 200 threads) get extra forks, 8 in all: on 2 cores with 200 threads, one
-# fork of the same setup lands anywhere between about 60k and 100k SET/s (its client CPU per command varies as
-# much), so only a median over several forks can see differences of 10%.
-verdict_setups="boot-lettuce-pool2,boot-jedis-8,boot-jedis-50,tuning-shared,tuning-multi-1x,tuning-multi-1x-affinity,tuning-multi-2x,boot-lettuce-unshared-8,tuning-pooled-8"
+# The setups the targets compare (SET, 200 threads) get extra rounds, 8 forks each in all: on 2 cores with 200
+# threads, one fork of the same setup lands anywhere between about 60k and 100k SET/s as the machine drifts over
+# minutes, for every setup alike. The verdicts therefore pair forks by round; the setups a target compares sit next
+# to each other, and every other round runs them in reverse order, so neither side always goes first.
+verdict_setups="boot-jedis-8,boot-jedis-50,tuning-multi-1x,tuning-multi-1x-affinity,tuning-multi-2x,tuning-shared,boot-lettuce-pool2,boot-lettuce-pool2-epoll,boot-lettuce-unshared-8,tuning-pooled-8"
 # shellcheck disable=SC2206
 extra=(${JMH_ARGS:-})
 
@@ -86,8 +87,10 @@ if $benchmarks; then
 	done
 	for round in $(seq 2 $((verdict_rounds + 1))); do
 		log "Target setups, SET at 200 threads, extra round $((round - 1)) of $verdict_rounds"
+		setups="$verdict_setups"
+		if (( round % 2 )); then setups="$(tr ',' '\n' <<< "$verdict_setups" | tac | paste -sd,)"; fi
 		jmh "$RESULTS/jmh-modes-t200-r$(printf %02d "$round").json" "$RESULTS/side-modes.jsonl" "$round" \
-			"${MODES}.set" -t 200 -f 1 -p "setup=$verdict_setups"
+			"${MODES}.set" -t 200 -f 1 -p "setup=$setups"
 	done
 	# One fork of each timer per round: drift of the machine over time hits all three alike.
 	for round in $(seq 1 "$timer_rounds"); do

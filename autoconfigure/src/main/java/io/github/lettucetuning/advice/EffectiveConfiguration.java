@@ -83,9 +83,12 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 	 * @param keepAlive TCP keep-alive
 	 * @param tcpUserTimeout TCP_USER_TIMEOUT
 	 * @param inactiveReason why a requested setting is inactive, when one is
+	 * @param flushConsolidation the most flushes merged into one socket write, {@code null}
+	 * when flushes are not merged
 	 */
 	public record Socket(String transport, boolean nativeTransport, @Nullable Duration connectTimeout,
-			KeepAlive keepAlive, TcpUserTimeout tcpUserTimeout, @Nullable String inactiveReason) {
+			KeepAlive keepAlive, TcpUserTimeout tcpUserTimeout, @Nullable String inactiveReason,
+			@Nullable Integer flushConsolidation) {
 
 		/**
 		 * Return whether the transport can set TCP_USER_TIMEOUT.

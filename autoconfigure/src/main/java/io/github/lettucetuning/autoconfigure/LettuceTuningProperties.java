@@ -518,8 +518,8 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * Sockets of every Lettuce connection: transport, TCP keep-alive and TCP_USER_TIMEOUT.
-	 * 'spring.data.redis.connect-timeout' keeps its meaning.
+	 * Sockets of every Lettuce connection: transport, write batching, TCP keep-alive and
+	 * TCP_USER_TIMEOUT. 'spring.data.redis.connect-timeout' keeps its meaning.
 	 */
 	public static class Socket {
 
@@ -529,6 +529,8 @@ public class LettuceTuningProperties implements InitializingBean {
 		 * one that is not available fails startup.
 		 */
 		private Transport transport = Transport.AUTO;
+
+		private final FlushConsolidation flushConsolidation = new FlushConsolidation();
 
 		private final KeepAlive keepAlive = new KeepAlive();
 
@@ -544,6 +546,10 @@ public class LettuceTuningProperties implements InitializingBean {
 			this.transport = transport;
 		}
 
+		public FlushConsolidation getFlushConsolidation() {
+			return this.flushConsolidation;
+		}
+
 		public KeepAlive getKeepAlive() {
 			return this.keepAlive;
 		}
@@ -554,6 +560,44 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public Reconnect getReconnect() {
 			return this.reconnect;
+		}
+
+	}
+
+	/**
+	 * Merging the flushes of commands sent by many threads over one connection into fewer
+	 * socket writes (Netty's FlushConsolidationHandler on every connection).
+	 */
+	public static class FlushConsolidation {
+
+		/**
+		 * Whether to merge flushes. A flush then waits only for the event loop's tasks
+		 * queued before it, never for a timer. Lettuce has one Netty customizer slot in its
+		 * client resources: a ClientResourcesBuilderCustomizer of yours that sets its own
+		 * Netty customizer replaces this.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Most flushes (one per command sent on its own) merged before the connection is
+		 * flushed anyway.
+		 */
+		private int maxFlushes = 256;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxFlushes() {
+			return this.maxFlushes;
+		}
+
+		public void setMaxFlushes(int maxFlushes) {
+			this.maxFlushes = maxFlushes;
 		}
 
 	}

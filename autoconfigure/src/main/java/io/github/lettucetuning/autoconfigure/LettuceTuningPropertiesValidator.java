@@ -71,6 +71,8 @@ final class LettuceTuningPropertiesValidator {
 		requireWholeSeconds("lettuce.tuning.socket.keep-alive.idle", keepAlive.getIdle());
 		requireWholeSeconds("lettuce.tuning.socket.keep-alive.interval", keepAlive.getInterval());
 		requireAtLeastOne("lettuce.tuning.socket.keep-alive.count", keepAlive.getCount());
+		requireAtLeastOne("lettuce.tuning.socket.flush-consolidation.max-flushes",
+				socket.getFlushConsolidation().getMaxFlushes());
 		if (keepAlive.getCount() > MAX_KEEP_ALIVE_COUNT) {
 			throw new InvalidTuningPropertyException("lettuce.tuning.socket.keep-alive.count", keepAlive.getCount(),
 					"the kernel accepts at most " + MAX_KEEP_ALIVE_COUNT + " probes",

@@ -8,7 +8,9 @@ import java.util.function.Supplier;
 import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.socket.FlushConsolidation;
 import io.github.lettucetuning.state.PoolSnapshot;
 import io.github.lettucetuning.timeout.WheelTimer;
 import io.lettuce.core.ClientOptions;
@@ -119,7 +121,7 @@ public final class EffectiveConfigurationReader {
 	private EffectiveConfiguration.Socket socket(ClientOptions options) {
 		SocketOptions socketOptions = options.getSocketOptions();
 		if (this.socketSettings != null) {
-			return fromSettings(this.socketSettings, socketOptions.getConnectTimeout());
+			return fromSettings(this.socketSettings, socketOptions.getConnectTimeout(), flushConsolidation());
 		}
 		String transport = transport();
 		boolean nativeTransport = !"nio".equals(transport);
@@ -135,11 +137,18 @@ public final class EffectiveConfigurationReader {
 		return new EffectiveConfiguration.Socket(transport, nativeTransport, socketOptions.getConnectTimeout(),
 				keepAliveSettings, new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
 						tcpUserTimeout ? socketOptions.getTcpUserTimeout().getTcpUserTimeout() : null),
-				inactiveReason);
+				inactiveReason, flushConsolidation());
+	}
+
+	// Read from the resources rather than the properties: a customizer of the user's may have replaced it.
+	private @Nullable Integer flushConsolidation() {
+		FlushConsolidation consolidation = CompositeNettyCustomizer.find(this.resources.nettyCustomizer(),
+				FlushConsolidation.class);
+		return (consolidation != null) ? consolidation.maxFlushes() : null;
 	}
 
 	private static EffectiveConfiguration.Socket fromSettings(EffectiveSocketSettings settings,
-			Duration connectTimeout) {
+			Duration connectTimeout, @Nullable Integer flushConsolidation) {
 		EffectiveSocketSettings.KeepAlive keepAlive = settings.keepAlive();
 		EffectiveSocketSettings.TcpUserTimeout tcpUserTimeout = settings.tcpUserTimeout();
 		return new EffectiveConfiguration.Socket(settings.transport().displayName(), settings.transport().isNative(),
@@ -147,7 +156,7 @@ public final class EffectiveConfigurationReader {
 				new EffectiveConfiguration.KeepAlive(keepAlive.active(), keepAlive.extended(), keepAlive.idle(),
 						keepAlive.interval(), keepAlive.count()),
 				new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout.active(), tcpUserTimeout.timeout()),
-				settings.inactiveReason());
+				settings.inactiveReason(), flushConsolidation);
 	}
 
 	// Lettuce picks its transport once per JVM; the channel class names it.

@@ -36,7 +36,7 @@ final class Configurations {
 						extendedKeepAlive ? 3 : null),
 				new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
 						tcpUserTimeout ? Duration.ofSeconds(52) : null),
-				null);
+				null, 256);
 	}
 
 	static EffectiveConfiguration.Cluster cluster(boolean periodicRefresh) {

@@ -9,7 +9,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 
@@ -31,11 +30,10 @@ public final class LettuceTuningSentinelConfiguration {
 	}
 
 	@Bean
-	@Order(LettuceTuningClusterConfiguration.CUSTOMIZER_ORDER)
-	SentinelChannelTrackingCustomizer lettuceTuningSentinelChannelTrackingCustomizer(ChannelTracker channels,
+	SentinelChannelTracking lettuceTuningSentinelChannelTracking(ChannelTracker channels,
 			ObjectProvider<DataRedisConnectionDetails> connectionDetails,
 			ObjectProvider<RedisSentinelConfiguration> sentinelConfiguration) {
-		return new SentinelChannelTrackingCustomizer(channels, connectionDetails, sentinelConfiguration);
+		return new SentinelChannelTracking(channels, connectionDetails, sentinelConfiguration);
 	}
 
 	@Bean

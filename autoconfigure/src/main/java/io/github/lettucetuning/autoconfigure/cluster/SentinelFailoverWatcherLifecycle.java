@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.github.lettucetuning.cluster.ChannelTracker;
 import io.github.lettucetuning.cluster.SentinelFailoverWatcher;
+import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -58,7 +59,7 @@ final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
 		if (sentinel == null || sentinel.getMaster() == null || sentinel.getMaster().getName() == null) {
 			return;
 		}
-		if (this.clientResources.nettyCustomizer() != this.channels) {
+		if (!CompositeNettyCustomizer.includes(this.clientResources.nettyCustomizer(), this.channels)) {
 			logger.warn("lettuce-tuning cannot move connections at Sentinel failovers: another NettyCustomizer "
 					+ "replaced its channel tracker in the client resources. Connections follow a new master only "
 					+ "when they reconnect.");

@@ -4,12 +4,15 @@ import java.util.Locale;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.socket.FlushConsolidation;
 import io.github.lettucetuning.socket.NativeTransports;
 import io.github.lettucetuning.socket.NettyTransport;
 import io.lettuce.core.resource.ExtendedKeepAliveSupport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -18,7 +21,8 @@ import org.springframework.core.io.ResourceLoader;
 /**
  * Chooses the Netty transport, applies TCP keep-alive and TCP_USER_TIMEOUT to every
  * Lettuce connection, publishing the {@link EffectiveSocketSettings} that took effect,
- * and caps the reconnect backoff.
+ * merges the flushes of concurrent commands ({@link FlushConsolidation}), and caps the
+ * reconnect backoff.
  *
  * @author lettuce-tuning
  * @since 0.1.0
@@ -68,6 +72,20 @@ public final class LettuceTuningSocketConfiguration {
 	@Order(CUSTOMIZER_ORDER)
 	SocketOptionsBuilderCustomizer lettuceTuningSocketOptionsCustomizer(EffectiveSocketSettings settings) {
 		return new SocketOptionsBuilderCustomizer(settings);
+	}
+
+	@Bean
+	@Order(CUSTOMIZER_ORDER)
+	NettyCustomizerRegistration lettuceTuningNettyCustomizerRegistration(
+			ObjectProvider<NettyCustomizerContribution> contributions) {
+		return new NettyCustomizerRegistration(contributions);
+	}
+
+	@Bean
+	NettyCustomizerContribution lettuceTuningFlushConsolidation(LettuceTuningProperties properties) {
+		LettuceTuningProperties.FlushConsolidation flush = properties.getSocket().getFlushConsolidation();
+		@Nullable FlushConsolidation consolidation = flush.isEnabled() ? new FlushConsolidation(flush.getMaxFlushes()) : null;
+		return () -> consolidation;
 	}
 
 	@Bean

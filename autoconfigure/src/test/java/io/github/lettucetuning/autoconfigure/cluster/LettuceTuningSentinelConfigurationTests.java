@@ -2,7 +2,10 @@ package io.github.lettucetuning.autoconfigure.cluster;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.cluster.ChannelTracker;
+import io.github.lettucetuning.socket.CompositeNettyCustomizer;
+import io.github.lettucetuning.socket.FlushConsolidation;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -29,8 +32,10 @@ class LettuceTuningSentinelConfigurationTests {
 					"spring.data.redis.sentinel.nodes=127.0.0.1:1,127.0.0.1:2")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(ClientResources.class).nettyCustomizer())
-					.isSameAs(context.getBean(ChannelTracker.class));
+				NettyCustomizer customizer = context.getBean(ClientResources.class).nettyCustomizer();
+				assertThat(CompositeNettyCustomizer.includes(customizer, context.getBean(ChannelTracker.class)))
+					.isTrue();
+				assertThat(CompositeNettyCustomizer.find(customizer, FlushConsolidation.class)).isNotNull();
 				assertThat(context.getBean(SentinelFailoverWatcherLifecycle.class).isRunning()).isTrue();
 			});
 	}
@@ -38,7 +43,9 @@ class LettuceTuningSentinelConfigurationTests {
 	@Test
 	void otherModesLeaveTheNettyCustomizerAlone() {
 		this.contextRunner.run((context) -> {
-			assertThat(context.getBean(ClientResources.class).nettyCustomizer()).isNotInstanceOf(ChannelTracker.class);
+			assertThat(CompositeNettyCustomizer.includes(context.getBean(ClientResources.class).nettyCustomizer(),
+					context.getBean(ChannelTracker.class)))
+				.isFalse();
 			assertThat(context.getBean(SentinelFailoverWatcherLifecycle.class).isRunning()).isFalse();
 		});
 	}
@@ -50,7 +57,9 @@ class LettuceTuningSentinelConfigurationTests {
 					"spring.data.redis.sentinel.master=mymaster", "spring.data.redis.sentinel.nodes=127.0.0.1:1")
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(SentinelFailoverWatcherLifecycle.class);
-				assertThat(context.getBean(ClientResources.class).nettyCustomizer()).isNotInstanceOf(ChannelTracker.class);
+				assertThat(CompositeNettyCustomizer.find(context.getBean(ClientResources.class).nettyCustomizer(),
+						ChannelTracker.class))
+					.isNull();
 			});
 	}
 

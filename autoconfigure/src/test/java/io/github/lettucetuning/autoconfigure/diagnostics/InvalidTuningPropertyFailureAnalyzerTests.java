@@ -57,6 +57,7 @@ class InvalidTuningPropertyFailureAnalyzerTests {
 			lettuce.tuning.timer.tick=0ms                   | lettuce.tuning.timer.tick                   | PT0S
 			lettuce.tuning.timer.wheel-size=0               | lettuce.tuning.timer.wheel-size             | 0
 			lettuce.tuning.timer.max-pending=-5             | lettuce.tuning.timer.max-pending            | -5
+			lettuce.tuning.socket.flush-consolidation.max-flushes=0 | lettuce.tuning.socket.flush-consolidation.max-flushes | 0
 			""")
 	void invalidValueFailsStartupWithAnalysis(String setting, String property, String value) {
 		this.contextRunner.withPropertyValues(setting)

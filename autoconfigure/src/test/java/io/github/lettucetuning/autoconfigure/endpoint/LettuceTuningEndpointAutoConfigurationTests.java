@@ -16,10 +16,12 @@ import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -130,7 +132,23 @@ class LettuceTuningEndpointAutoConfigurationTests {
 			assertThat(socket.transport()).isEqualTo(applied.transport().displayName());
 			assertThat(socket.keepAlive().active()).isEqualTo(applied.keepAlive().active());
 			assertThat(socket.tcpUserTimeout().active()).isEqualTo(applied.tcpUserTimeout().active());
+			assertThat(socket.flushConsolidation()).isEqualTo(256);
 		});
+	}
+
+	@Test
+	void flushConsolidationIsReportedAsTheResourcesHaveIt() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.flush-consolidation.enabled=false")
+			.run((context) -> assertThat(
+					context.getBean(LettuceEndpoint.class).lettuce().configuration().socket().flushConsolidation())
+				.isNull());
+		this.contextRunner
+			.withBean(ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> builder.nettyCustomizer(new NettyCustomizer() {
+					}))
+			.run((context) -> assertThat(
+					context.getBean(LettuceEndpoint.class).lettuce().configuration().socket().flushConsolidation())
+				.isNull());
 	}
 
 	@Test

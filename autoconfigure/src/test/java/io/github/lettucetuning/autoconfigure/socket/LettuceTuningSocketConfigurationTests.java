@@ -5,17 +5,21 @@ import java.time.Duration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
+import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.socket.FlushConsolidation;
 import io.github.lettucetuning.socket.NettyTransport;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SocketOptions.KeepAliveOptions;
 import io.lettuce.core.SocketOptions.TcpUserTimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -62,6 +66,37 @@ class LettuceTuningSocketConfigurationTests {
 			assertThat(socket.getConnectTimeout()).isEqualTo(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
 			assertThat(socket.isTcpNoDelay()).isTrue();
 		});
+	}
+
+	@Test
+	void everyConnectionMergesFlushesByDefault() {
+		this.contextRunner.run((context) -> {
+			NettyCustomizer customizer = context.getBean(ClientResources.class).nettyCustomizer();
+			assertThat(customizer).isInstanceOfSatisfying(FlushConsolidation.class,
+					(consolidation) -> assertThat(consolidation.maxFlushes()).isEqualTo(256));
+		});
+	}
+
+	@Test
+	void flushConsolidationCanBeBoundedOrSwitchedOff() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.flush-consolidation.max-flushes=16")
+			.run((context) -> assertThat(
+					CompositeNettyCustomizer.find(context.getBean(ClientResources.class).nettyCustomizer(),
+							FlushConsolidation.class))
+				.extracting(FlushConsolidation::maxFlushes)
+				.isEqualTo(16));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.flush-consolidation.enabled=false")
+			.run((context) -> assertThat(CompositeNettyCustomizer
+				.find(context.getBean(ClientResources.class).nettyCustomizer(), FlushConsolidation.class)).isNull());
+	}
+
+	@Test
+	void aNettyCustomizerOfTheUsersReplacesFlushConsolidation() {
+		NettyCustomizer users = new NettyCustomizer() {
+		};
+		this.contextRunner
+			.withBean(ClientResourcesBuilderCustomizer.class, () -> (builder) -> builder.nettyCustomizer(users))
+			.run((context) -> assertThat(context.getBean(ClientResources.class).nettyCustomizer()).isSameAs(users));
 	}
 
 	@Test

@@ -3,6 +3,8 @@ package io.github.lettucetuning.benchmarks.modes;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.lettucetuning.socket.NativeTransports;
+import io.github.lettucetuning.socket.NettyTransport;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -25,7 +27,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * round-robin; the pooled mode waits up to a minute for a connection, as stock Boot waits
  * forever.</li>
  * <li>{@code lettuce-multi-Kx-io1}: the raw round-robin set on a single event loop.</li>
+ * <li>{@code tuning-shared-unmerged}: lettuce-tuning's default mode with flush
+ * consolidation switched off, the reference that shows what merging flushes is worth.</li>
+ * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
+ * epoll transport added by hand, the reference that shows how much of a difference comes
+ * from the transport.</li>
  * </ul>
+ * Each setup runs on the transport its own dependencies bring, as it would in an
+ * application: stock Boot, raw Lettuce and Jedis bring no native transport, so Lettuce
+ * runs on NIO; the starter brings epoll. The benchmark jar holds epoll (it depends on the
+ * starter), so {@link #open} switches it off for the other setups before Lettuce
+ * initialises, once per fork.
  *
  * @author lettuce-tuning
  */
@@ -48,15 +60,21 @@ final class ClientSetups {
 	 * @return the open client
 	 */
 	static RedisOps open(String name, String host, int port) {
+		if (!bringsNativeTransport(name)) {
+			System.setProperty(NativeTransports.EPOLL_PROPERTY, "false");
+		}
 		switch (name) {
 			case "lettuce-shared":
 				return new LettuceSharedOps(host, port);
 			case "boot-lettuce":
 				return spring(SpringSetup.of(STOCK, "spring.data.redis.lettuce.pool.enabled=false"), host, port);
 			case "boot-lettuce-pool2":
+			case "boot-lettuce-pool2-epoll":
 				return spring(SpringSetup.of(STOCK), host, port);
 			case "tuning-shared":
 				return spring(SpringSetup.of(), host, port);
+			case "tuning-shared-unmerged":
+				return spring(SpringSetup.of("lettuce.tuning.socket.flush-consolidation.enabled=false"), host, port);
 			default:
 				return openSized(name, host, port);
 		}
@@ -99,6 +117,10 @@ final class ClientSetups {
 		}
 	}
 
+	private static boolean bringsNativeTransport(String name) {
+		return name.startsWith("tuning-") || name.endsWith("-epoll");
+	}
+
 	private static String selection(@Nullable String suffix) {
 		if ("-affinity".equals(suffix)) {
 			return "thread-affinity";
@@ -117,6 +139,7 @@ final class ClientSetups {
 	 * @param ops the opened client
 	 */
 	static void check(String name, RedisOps ops) {
+		checkTransport(name);
 		if (!(ops instanceof TemplateOps template)) {
 			return;
 		}
@@ -129,6 +152,18 @@ final class ClientSetups {
 			throw new IllegalStateException("Setup " + name + " got " + factory.getClass().getName()
 					+ " with shareNativeConnection=" + shared);
 		}
+	}
+
+	private static void checkTransport(String name) {
+		ClassLoader classLoader = ClientSetups.class.getClassLoader();
+		boolean epollHere = NativeTransports.isAvailable(NettyTransport.EPOLL, classLoader);
+		NettyTransport expected = (bringsNativeTransport(name) && epollHere) ? NettyTransport.EPOLL : NettyTransport.NIO;
+		NettyTransport inUse = NativeTransports.inUse(classLoader);
+		if (name.startsWith("jedis-") || name.startsWith("boot-jedis-") || inUse == expected) {
+			return;
+		}
+		throw new IllegalStateException("Setup " + name + " runs Lettuce on " + inUse.displayName() + ", not on "
+				+ expected.displayName() + " as its dependencies would");
 	}
 
 }

@@ -33,8 +33,9 @@ public class ModesBenchmark extends RedisBenchmarkState {
 
 	@Param({ "jedis-pool-8", "jedis-pool-50", "jedis-pool-200", "lettuce-shared", "lettuce-pool-8", "lettuce-pool-200",
 			"lettuce-multi-1x", "lettuce-multi-2x", "lettuce-multi-4x", "boot-lettuce", "boot-lettuce-pool2",
-			"boot-lettuce-unshared-8", "boot-jedis-8", "boot-jedis-50", "tuning-shared", "tuning-multi-1x",
-			"tuning-multi-1x-affinity", "tuning-multi-2x", "tuning-pooled-8" })
+			"boot-lettuce-pool2-epoll", "boot-lettuce-unshared-8", "boot-jedis-8", "boot-jedis-50", "tuning-shared",
+			"tuning-shared-unmerged", "tuning-multi-1x", "tuning-multi-1x-affinity", "tuning-multi-2x",
+			"tuning-pooled-8" })
 	public String setup = "";
 
 	private RedisOps ops = RedisOps.CLOSED;

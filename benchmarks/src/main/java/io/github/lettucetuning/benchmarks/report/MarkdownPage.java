@@ -96,6 +96,14 @@ final class MarkdownPage {
 				+ "the setups the targets compare, which get extra forks in interleaved rounds). Ratios (x) are against "
 				+ "`" + SetupNames.BASELINE + "`, stock Spring Boot with commons-pool2 on the classpath (its default "
 				+ "then), for the same operation and thread count.");
+		line("- **Transport**: each setup runs on the Netty transport its own dependencies bring, as in an "
+				+ "application. Stock Boot, raw Lettuce and Jedis bring no native transport, so Lettuce runs on NIO; "
+				+ "the lettuce-tuning starter brings epoll. `" + SetupNames.BASELINE_EPOLL + "` is stock Boot with "
+				+ "epoll added by hand, to show how much of a difference the transport makes.");
+		line("- **Targets** compare setups from forks paired by round: each extra round ran one fork of every "
+				+ "compared setup, next to each other and in reverse order every other round, so the ratio within a "
+				+ "round is taken on the same machine state. A target is decided on the median of those ratios when "
+				+ "at least " + PairedRatio.MIN_ROUNDS + " rounds pair up, on the ratio of medians otherwise.");
 		line("- **disturbed**: before each measurement iteration the harness waits (up to 10 s) until other "
 				+ "processes use less than 0.2 cores, and measures their load during the iteration. Iterations where "
 				+ "they used more than " + ResultJoiner.DISTURBED_CORES + " cores are left out (\"n dropped\") when "

@@ -55,24 +55,7 @@ record PairedGap(List<Integer> rounds, List<Double> offGain, List<Double> wheelG
 		}
 		double closed = Spread.of(wheelGain).median() / Spread.of(offGain).median();
 		return new PairedGap(rounds, offGain, wheelGain, closed, offBetter, wheelBetter,
-				signTest(offBetter, rounds.size()));
-	}
-
-	// P(X >= k) for X ~ Binomial(n, 1/2)
-	private static double signTest(int k, int n) {
-		double p = 0;
-		for (int i = k; i <= n; i++) {
-			p += binomial(n, i);
-		}
-		return p / Math.pow(2, n);
-	}
-
-	private static double binomial(int n, int k) {
-		double result = 1;
-		for (int i = 1; i <= k; i++) {
-			result = result * (n - k + i) / i;
-		}
-		return result;
+				SignTest.p(offBetter, rounds.size()));
 	}
 
 	/**

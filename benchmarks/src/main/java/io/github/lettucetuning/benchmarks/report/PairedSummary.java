@@ -29,22 +29,19 @@ public final class PairedSummary {
 		Map<ResultKey, List<SideRecord>> records = SideRecords.read(List.of(Path.of(args[0])));
 		Map<Integer, Double> measured = meanByRound(records, setup);
 		Map<Integer, Double> baseline = meanByRound(records, reference);
-		List<Double> ratios = new ArrayList<>();
-		System.out.printf(Locale.ROOT, "round  %s  %s  ratio%n", setup, reference);
-		measured.forEach((round, rate) -> {
-			Double base = baseline.get(round);
-			if (base != null) {
-				ratios.add(rate / base);
-				System.out.printf(Locale.ROOT, "%5d  %.1fk  %.1fk  %.2f%n", round, rate / 1000, base / 1000, rate / base);
-			}
-		});
-		if (ratios.isEmpty()) {
+		PairedRatio paired = PairedRatio.of(measured, baseline);
+		if (paired.rounds().isEmpty()) {
 			System.out.println("no complete round");
 			return;
 		}
-		long wins = ratios.stream().filter((ratio) -> ratio >= 1.0).count();
-		System.out.printf(Locale.ROOT, "median ratio %.2f over %d rounds; %s >= %s in %d of them%n",
-				Spread.of(ratios).median(), ratios.size(), setup, reference, wins);
+		System.out.printf(Locale.ROOT, "round  %s  %s  ratio%n", setup, reference);
+		for (int i = 0; i < paired.rounds().size(); i++) {
+			int round = paired.rounds().get(i);
+			System.out.printf(Locale.ROOT, "%5d  %.1fk  %.1fk  %.2f%n", round, measured.get(round) / 1000,
+					baseline.get(round) / 1000, paired.ratios().get(i));
+		}
+		System.out.printf(Locale.ROOT, "median ratio %.2f over %d rounds; %s ahead in %d of them (sign test p=%.3f)%n",
+				paired.median(), paired.rounds().size(), setup, paired.wins(), paired.signTestP());
 	}
 
 	// The server-counted rate of a setup per round: the mean of its measurement iterations.

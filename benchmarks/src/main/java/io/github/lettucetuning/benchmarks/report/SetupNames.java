@@ -19,12 +19,19 @@ final class SetupNames {
 	static final String BASELINE = "boot-lettuce-pool2";
 
 	/**
+	 * The baseline with Netty's native epoll transport added by hand: the reference for
+	 * how much of a difference to the baseline the transport makes.
+	 */
+	static final String BASELINE_EPOLL = BASELINE + "-epoll";
+
+	/**
 	 * The order of the standard setups; others follow in the order found.
 	 */
 	static final List<String> ORDER = List.of("jedis-pool-8", "jedis-pool-50", "jedis-pool-200", "lettuce-shared",
 			"lettuce-pool-8", "lettuce-pool-200", "lettuce-multi-1x", "lettuce-multi-2x", "lettuce-multi-4x",
-			"boot-lettuce", "boot-lettuce-pool2", "boot-lettuce-unshared-8", "boot-jedis-8", "boot-jedis-50",
-			"tuning-shared", "tuning-multi-1x", "tuning-multi-1x-affinity", "tuning-multi-2x", "tuning-pooled-8");
+			"boot-lettuce", "boot-lettuce-pool2", "boot-lettuce-pool2-epoll", "boot-lettuce-unshared-8", "boot-jedis-8",
+			"boot-jedis-50", "tuning-shared", "tuning-shared-unmerged", "tuning-multi-1x", "tuning-multi-1x-affinity",
+			"tuning-multi-2x", "tuning-pooled-8");
 
 	private static final Pattern SIZE = Pattern.compile("(\\d+)(x?)");
 
@@ -64,6 +71,9 @@ final class SetupNames {
 		if (setup.equals("boot-lettuce")) {
 			return "Boot, Lettuce, pool disabled";
 		}
+		if (setup.equals(BASELINE_EPOLL)) {
+			return "Boot, Lettuce + commons-pool2, epoll added by hand";
+		}
 		if (setup.equals(BASELINE)) {
 			return "Boot, Lettuce + commons-pool2 (baseline)";
 		}
@@ -75,6 +85,9 @@ final class SetupNames {
 		}
 		if (setup.equals("tuning-shared")) {
 			return "lettuce-tuning shared";
+		}
+		if (setup.equals("tuning-shared-unmerged")) {
+			return "lettuce-tuning shared, flush consolidation off";
 		}
 		if (setup.startsWith("tuning-multi-")) {
 			String selection = setup.endsWith("-affinity") ? "thread-affinity"

@@ -5,7 +5,8 @@ package io.github.lettucetuning.benchmarks.report;
  *
  * @param target what was asked
  * @param measured what was measured
- * @param outcome {@code PASS}, {@code MISS}, {@code INCONCLUSIVE} or {@code NO DATA}
+ * @param outcome {@code PASS}, {@code MISS}, {@code INCONCLUSIVE}, {@code NO DATA}, or
+ * {@code INFO} for a reference without a target
  * @param note how certain the outcome is
  * @author lettuce-tuning
  */

@@ -32,6 +32,9 @@ final class Verdicts {
 		List<Verdict> verdicts = new ArrayList<>();
 		verdicts.add(ratio(results, "tuning-shared", SetupNames.BASELINE, 1.0,
 				"lettuce-tuning shared >= 1.0x stock Boot + commons-pool2"));
+		verdicts.add(reference(ratio(results, "tuning-shared", SetupNames.BASELINE_EPOLL, 1.0,
+				"lettuce-tuning shared against stock Boot + commons-pool2 with epoll added by hand "
+						+ "(a reference, no target: the part of the difference the transport does not explain)")));
 		for (String multi : List.of("tuning-multi-1x", "tuning-multi-1x-affinity", "tuning-multi-2x")) {
 			String bestJedis = best(results, "boot-jedis-8", "boot-jedis-50");
 			verdicts.add(ratio(results, multi, bestJedis, 1.0,
@@ -72,14 +75,37 @@ final class Verdicts {
 		if (measured.isEmpty() || baseline.isEmpty()) {
 			return Verdict.noData(fullName);
 		}
-		double ratio = measured.median() / baseline.median();
 		String text = String.format(Locale.ROOT, "%s / %s = %s / %s = %.2fx (%s)", setup, reference,
-				Format.kilo(measured), Format.kilo(baseline), ratio,
+				Format.kilo(measured), Format.kilo(baseline), measured.median() / baseline.median(),
 				basis(measuredRow.get()) + " vs " + basis(baselineRow.get()));
+		PairedRatio paired = PairedRatio.of(measuredRow.get().byRound(Metric.SERVER_OPS),
+				baselineRow.get().byRound(Metric.SERVER_OPS));
+		if (paired.decides()) {
+			return pairedVerdict(fullName, text, paired, setup, target);
+		}
+		double ratio = measured.median() / baseline.median();
 		boolean overlap = measured.min() <= baseline.max() && baseline.min() <= measured.max();
 		String unit = (measuredRow.get().forks() > 1) ? "fork" : "iteration";
 		String note = overlap ? unit + " ranges overlap: within this run's noise" : unit + " ranges do not overlap";
 		return new Verdict(fullName, text, (ratio >= target) ? "PASS" : "MISS", note);
+	}
+
+	// The paired ratio decides: forks of the same round saw the same machine.
+	private static Verdict pairedVerdict(String name, String text, PairedRatio paired, String setup, double target) {
+		List<String> ratios = new ArrayList<>();
+		for (double ratio : paired.ratios()) {
+			ratios.add(Format.number(ratio, 2));
+		}
+		String measured = String.format(Locale.ROOT, "%s; **paired by round: median %.2fx** (%s)", text,
+				paired.median(), String.join(", ", ratios));
+		String note = String.format(Locale.ROOT, "decided on the paired median; %s ahead in %d of %d rounds "
+				+ "(sign test p=%.3f)", setup, paired.wins(), paired.rounds().size(), paired.signTestP());
+		return new Verdict(name, measured, (paired.median() >= target) ? "PASS" : "MISS", note);
+	}
+
+	private static Verdict reference(Verdict verdict) {
+		return verdict.outcome().equals("NO DATA") ? verdict
+				: new Verdict(verdict.target(), verdict.measured(), "INFO", verdict.note());
 	}
 
 	// "3 forks: 74.5, 70.1, 80.2k" or "1 fork, 3 iterations"

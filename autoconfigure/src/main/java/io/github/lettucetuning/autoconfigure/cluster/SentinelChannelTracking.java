@@ -1,22 +1,23 @@
 package io.github.lettucetuning.autoconfigure.cluster;
 
+import io.github.lettucetuning.autoconfigure.socket.NettyCustomizerContribution;
 import io.github.lettucetuning.cluster.ChannelTracker;
-import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 
 /**
- * Registers the {@link ChannelTracker} with the client resources when Redis is reached
- * through Sentinel ({@code spring.data.redis.sentinel.*}, connection details or a
- * {@link RedisSentinelConfiguration} bean), so that connections can be moved at a
- * failover. Other modes keep the resources' Netty customizer slot free.
+ * Contributes the {@link ChannelTracker} to the client resources' Netty customizer when
+ * Redis is reached through Sentinel ({@code spring.data.redis.sentinel.*}, connection
+ * details or a {@link RedisSentinelConfiguration} bean), so that connections can be moved
+ * at a failover. Other modes do not track channels.
  *
  * @author lettuce-tuning
  */
-final class SentinelChannelTrackingCustomizer implements ClientResourcesBuilderCustomizer {
+final class SentinelChannelTracking implements NettyCustomizerContribution {
 
 	private final ChannelTracker channels;
 
@@ -24,7 +25,7 @@ final class SentinelChannelTrackingCustomizer implements ClientResourcesBuilderC
 
 	private final ObjectProvider<RedisSentinelConfiguration> sentinelConfiguration;
 
-	SentinelChannelTrackingCustomizer(ChannelTracker channels, ObjectProvider<DataRedisConnectionDetails> connectionDetails,
+	SentinelChannelTracking(ChannelTracker channels, ObjectProvider<DataRedisConnectionDetails> connectionDetails,
 			ObjectProvider<RedisSentinelConfiguration> sentinelConfiguration) {
 		this.channels = channels;
 		this.connectionDetails = connectionDetails;
@@ -32,10 +33,8 @@ final class SentinelChannelTrackingCustomizer implements ClientResourcesBuilderC
 	}
 
 	@Override
-	public void customize(ClientResources.Builder builder) {
-		if (isSentinel()) {
-			builder.nettyCustomizer(this.channels);
-		}
+	public @Nullable NettyCustomizer customizer() {
+		return isSentinel() ? this.channels : null;
 	}
 
 	private boolean isSentinel() {
