@@ -18,7 +18,7 @@ docs:
 	$(MVNW) -q -DskipTests -pl docs -am install
 	$(MVNW) -q -pl docs exec:java -Dexec.mainClass=io.github.lettucetuning.docs.PropertyReference -Dexec.args=$(CURDIR)/docs
 
-# The JMH suite (about 75 minutes on 2 cores): every mode against stock Boot and Jedis, the timer, then the report
+# The JMH suite (about 85 minutes on 2 cores): every mode against stock Boot and Jedis, the timer, then the report
 # in docs/benchmarks/. `benchmarks/scripts/run-all.sh --quick` is a 6-minute smoke run.
 bench: prerequisites
 	bash benchmarks/scripts/run-all.sh
