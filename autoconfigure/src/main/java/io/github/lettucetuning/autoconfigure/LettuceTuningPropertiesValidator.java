@@ -71,13 +71,13 @@ final class LettuceTuningPropertiesValidator {
 		requireWholeSeconds("lettuce.tuning.socket.keep-alive.idle", keepAlive.getIdle());
 		requireWholeSeconds("lettuce.tuning.socket.keep-alive.interval", keepAlive.getInterval());
 		requireAtLeastOne("lettuce.tuning.socket.keep-alive.count", keepAlive.getCount());
-		requireAtLeastOne("lettuce.tuning.socket.flush-consolidation.max-flushes",
-				socket.getFlushConsolidation().getMaxFlushes());
 		if (keepAlive.getCount() > MAX_KEEP_ALIVE_COUNT) {
 			throw new InvalidTuningPropertyException("lettuce.tuning.socket.keep-alive.count", keepAlive.getCount(),
 					"the kernel accepts at most " + MAX_KEEP_ALIVE_COUNT + " probes",
 					"Set lettuce.tuning.socket.keep-alive.count between 1 and " + MAX_KEEP_ALIVE_COUNT + "; 3 is the default.");
 		}
+		requireAtLeastOne("lettuce.tuning.socket.flush-consolidation.max-flushes",
+				socket.getFlushConsolidation().getMaxFlushes());
 		requirePositiveDuration("lettuce.tuning.socket.reconnect.max-delay", socket.getReconnect().getMaxDelay(),
 				"1s is the default");
 		Duration tcpUserTimeout = socket.getTcpUserTimeout().getDuration();
