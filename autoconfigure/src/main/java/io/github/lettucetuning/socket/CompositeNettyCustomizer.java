@@ -38,8 +38,7 @@ public final class CompositeNettyCustomizer implements NettyCustomizer {
 	 * @return whether it takes part
 	 */
 	public static boolean includes(NettyCustomizer installed, NettyCustomizer customizer) {
-		return installed == customizer
-				|| (installed instanceof CompositeNettyCustomizer composite && composite.customizers.contains(customizer));
+		return parts(installed).contains(customizer);
 	}
 
 	/**
@@ -50,14 +49,16 @@ public final class CompositeNettyCustomizer implements NettyCustomizer {
 	 * @return the first customizer of that type, or {@code null} if there is none
 	 */
 	public static <T extends NettyCustomizer> @Nullable T find(NettyCustomizer installed, Class<T> type) {
-		List<NettyCustomizer> candidates = (installed instanceof CompositeNettyCustomizer composite)
-				? composite.customizers : List.of(installed);
-		for (NettyCustomizer candidate : candidates) {
+		for (NettyCustomizer candidate : parts(installed)) {
 			if (type.isInstance(candidate)) {
 				return type.cast(candidate);
 			}
 		}
 		return null;
+	}
+
+	private static List<NettyCustomizer> parts(NettyCustomizer installed) {
+		return (installed instanceof CompositeNettyCustomizer composite) ? composite.customizers : List.of(installed);
 	}
 
 	@Override

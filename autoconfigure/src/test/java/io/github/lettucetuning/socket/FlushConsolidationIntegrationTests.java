@@ -1,5 +1,6 @@
 package io.github.lettucetuning.socket;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -9,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.socket.NettyCustomizerContribution;
@@ -131,40 +133,24 @@ class FlushConsolidationIntegrationTests {
 			AtomicLong completed = new AtomicLong();
 			AtomicLong failed = new AtomicLong();
 			AtomicReference<Throwable> unexpected = new AtomicReference<>();
-			ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-			try {
-				List<Future<?>> futures = new CopyOnWriteArrayList<>();
-				for (int t = 0; t < THREADS; t++) {
-					int thread = t;
-					futures.add(executor.submit(() -> {
-						for (int i = 0; i < OPERATIONS; i++) {
-							String key = "k" + thread + "-" + i;
-							try {
-								template.opsForValue().set(key, key);
-								completed.incrementAndGet();
-							}
-							catch (DataAccessException ex) {
-								failed.incrementAndGet();
-							}
-							catch (RuntimeException ex) {
-								unexpected.compareAndSet(null, ex);
-							}
-						}
-					}));
+			onManyThreads((key) -> {
+				try {
+					template.opsForValue().set(key, key);
+					completed.incrementAndGet();
 				}
+				catch (DataAccessException ex) {
+					failed.incrementAndGet();
+				}
+				catch (RuntimeException ex) {
+					unexpected.compareAndSet(null, ex);
+				}
+			}, () -> {
 				while (completed.get() < THREADS * 20L) {
 					Thread.onSpinWait();
 				}
 				assertThat(this.redis.node().command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"))
 					.isNotEqualTo(0L);
-				for (Future<?> future : futures) {
-					// Each command completes or fails within its 2 s timeout; none waits for a lost flush
-					future.get(60, TimeUnit.SECONDS);
-				}
-			}
-			finally {
-				executor.shutdownNow();
-			}
+			});
 			assertThat(unexpected.get()).isNull();
 			assertThat(completed.get() + failed.get()).isEqualTo((long) THREADS * OPERATIONS);
 			// Commands that completed were really written
@@ -188,26 +174,11 @@ class FlushConsolidationIntegrationTests {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			template.opsForValue().set("warm", "up");
 			Map<String, String> before = this.redis.node().info("stats");
-			ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-			try {
-				List<Future<?>> futures = new CopyOnWriteArrayList<>();
-				for (int t = 0; t < THREADS; t++) {
-					int thread = t;
-					futures.add(executor.submit(() -> {
-						for (int i = 0; i < OPERATIONS; i++) {
-							String key = "key" + thread + "-" + i;
-							template.opsForValue().set(key, key);
-							assertThat(template.opsForValue().get(key)).isEqualTo(key);
-						}
-					}));
-				}
-				for (Future<?> future : futures) {
-					future.get(60, TimeUnit.SECONDS);
-				}
-			}
-			finally {
-				executor.shutdownNow();
-			}
+			onManyThreads((key) -> {
+				template.opsForValue().set(key, key);
+				assertThat(template.opsForValue().get(key)).isEqualTo(key);
+			}, () -> {
+			});
 			Map<String, String> after = this.redis.node().info("stats");
 			List<List<String>> pipelines = this.channels.stream()
 				.filter(Channel::isActive)
@@ -219,11 +190,43 @@ class FlushConsolidationIntegrationTests {
 		return load[0];
 	}
 
+	// Runs OPERATIONS calls of the operation, each with a key of its own, on each of THREADS threads, and meanwhile
+	// the action on this thread. Each command completes or fails within its 2 s timeout, so none waits for a
+	// flush that never comes; a thread's assertion error fails the test.
+	private static void onManyThreads(Consumer<String> operation, ThrowingRunnable meanwhile) throws Exception {
+		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < THREADS; t++) {
+				int thread = t;
+				futures.add(executor.submit(() -> {
+					for (int i = 0; i < OPERATIONS; i++) {
+						operation.accept("key" + thread + "-" + i);
+					}
+				}));
+			}
+			meanwhile.run();
+			for (Future<?> future : futures) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
 	private static long delta(Map<String, String> before, Map<String, String> after, String field) {
 		return Long.parseLong(after.get(field)) - Long.parseLong(before.get(field));
 	}
 
 	private record Load(double commandsPerRead, List<List<String>> pipelines) {
+	}
+
+	@FunctionalInterface
+	private interface ThrowingRunnable {
+
+		void run() throws Exception;
+
 	}
 
 }

@@ -155,11 +155,14 @@ final class ClientSetups {
 	}
 
 	private static void checkTransport(String name) {
+		if (name.startsWith("jedis-") || name.startsWith("boot-jedis-")) {
+			return;
+		}
 		ClassLoader classLoader = ClientSetups.class.getClassLoader();
 		boolean epollHere = NativeTransports.isAvailable(NettyTransport.EPOLL, classLoader);
 		NettyTransport expected = (bringsNativeTransport(name) && epollHere) ? NettyTransport.EPOLL : NettyTransport.NIO;
 		NettyTransport inUse = NativeTransports.inUse(classLoader);
-		if (name.startsWith("jedis-") || name.startsWith("boot-jedis-") || inUse == expected) {
+		if (inUse == expected) {
 			return;
 		}
 		throw new IllegalStateException("Setup " + name + " runs Lettuce on " + inUse.displayName() + ", not on "

@@ -35,8 +35,8 @@ final class Verdicts {
 		verdicts.add(reference(ratio(results, "tuning-shared", SetupNames.BASELINE_EPOLL, 1.0,
 				"lettuce-tuning shared against stock Boot + commons-pool2 with epoll added by hand "
 						+ "(a reference, no target: the part of the difference the transport does not explain)")));
+		String bestJedis = best(results, "boot-jedis-8", "boot-jedis-50");
 		for (String multi : List.of("tuning-multi-1x", "tuning-multi-1x-affinity", "tuning-multi-2x")) {
-			String bestJedis = best(results, "boot-jedis-8", "boot-jedis-50");
 			verdicts.add(ratio(results, multi, bestJedis, 1.0,
 					SetupNames.describe(multi) + " >= 1.0x best stock Boot + Jedis pool"));
 			verdicts.add(ratio(results, multi, "tuning-shared", 0.9,
