@@ -3,6 +3,7 @@ package io.github.lettucetuning.autoconfigure;
 import io.github.lettucetuning.autoconfigure.cluster.LettuceTuningClusterConfiguration;
 import io.github.lettucetuning.autoconfigure.cluster.LettuceTuningSentinelConfiguration;
 import io.github.lettucetuning.autoconfigure.connection.LettuceTuningConnectionConfiguration;
+import io.github.lettucetuning.autoconfigure.resilience.LettuceTuningResilienceConfiguration;
 import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
 import io.github.lettucetuning.autoconfigure.socket.LettuceTuningSocketConfiguration;
 import io.github.lettucetuning.autoconfigure.timeout.LettuceTuningTimerConfiguration;
@@ -33,7 +34,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @EnableConfigurationProperties({ LettuceTuningProperties.class, DataRedisProperties.class })
 @Import({ LettuceTuningTimerConfiguration.class, LettuceTuningResourcesConfiguration.class,
 		LettuceTuningConnectionConfiguration.class, LettuceTuningClusterConfiguration.class,
-		LettuceTuningSentinelConfiguration.class, LettuceTuningSocketConfiguration.class })
+		LettuceTuningSentinelConfiguration.class, LettuceTuningSocketConfiguration.class,
+		LettuceTuningResilienceConfiguration.class })
 public final class LettuceTuningAutoConfiguration {
 
 }

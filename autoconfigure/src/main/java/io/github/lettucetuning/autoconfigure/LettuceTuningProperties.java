@@ -45,6 +45,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	private final Socket socket = new Socket();
 
+	private final Resilience resilience = new Resilience();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -83,6 +85,10 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	public Socket getSocket() {
 		return this.socket;
+	}
+
+	public Resilience getResilience() {
+		return this.resilience;
 	}
 
 	// Fails startup before anything connects; the failure analysis names the property.
@@ -615,12 +621,28 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private Duration maxDelay = Duration.ofSeconds(1);
 
+		/**
+		 * How reconnect delays are randomised so that many clients that lost the same
+		 * server do not reconnect in lock-step: 'full' (random between half the doubling delay
+		 * and all of it), 'decorrelated' (grows from the previous delay) or 'none' (the plain
+		 * doubling delay).
+		 */
+		private ReconnectJitter jitter = ReconnectJitter.FULL;
+
 		public Duration getMaxDelay() {
 			return this.maxDelay;
 		}
 
 		public void setMaxDelay(Duration maxDelay) {
 			this.maxDelay = maxDelay;
+		}
+
+		public ReconnectJitter getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(ReconnectJitter jitter) {
+			this.jitter = jitter;
 		}
 
 	}
@@ -855,6 +877,136 @@ public class LettuceTuningProperties implements InitializingBean {
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
 		}
+
+	}
+
+	/**
+	 * What happens to commands while Redis is unreachable or stops answering.
+	 */
+	public static class Resilience {
+
+		private final FailFast failFast = new FailFast();
+
+		private final StallDetection stallDetection = new StallDetection();
+
+		/**
+		 * Most commands one connection holds while they wait to be sent or answered;
+		 * past it, new commands fail at once. Lettuce's default has no bound.
+		 */
+		private int requestQueueSize = 100_000;
+
+		public FailFast getFailFast() {
+			return this.failFast;
+		}
+
+		public StallDetection getStallDetection() {
+			return this.stallDetection;
+		}
+
+		public int getRequestQueueSize() {
+			return this.requestQueueSize;
+		}
+
+		public void setRequestQueueSize(int requestQueueSize) {
+			this.requestQueueSize = requestQueueSize;
+		}
+
+	}
+
+	/**
+	 * Failing commands at once while a connection is down, instead of queueing them until
+	 * Redis returns or the command timeout passes.
+	 */
+	public static class FailFast {
+
+		/**
+		 * Whether commands fail at once once a connection has been down for longer than
+		 * the grace.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long a connection may be down before its queued and new commands fail.
+		 * Reconnects after a CLUSTER FAILOVER, a CLIENT KILL or a Sentinel switch take a
+		 * few hundred milliseconds and stay invisible within it.
+		 */
+		private Duration grace = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getGrace() {
+			return this.grace;
+		}
+
+		public void setGrace(Duration grace) {
+			this.grace = grace;
+		}
+
+	}
+
+	/**
+	 * Detecting a server that stops answering while its socket stays open (SIGSTOP, a
+	 * stuck fork, a runaway script).
+	 */
+	public static class StallDetection {
+
+		/**
+		 * Whether a connection on which commands wait and nothing is read for the timeout
+		 * is closed and counted as down.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long commands may wait with nothing read from the server before their
+		 * connection counts as stalled; they then fail. Blocking commands (BLPOP, XREAD,
+		 * WAIT and the like) at the head of the queue are exempt.
+		 */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+	}
+
+	/**
+	 * How reconnect delays are randomised.
+	 */
+	public enum ReconnectJitter {
+
+		/**
+		 * A random delay between half the doubling delay and all of it (Lettuce's full
+		 * jitter).
+		 */
+		FULL,
+
+		/**
+		 * A random delay between the minimum and three times the previous delay.
+		 */
+		DECORRELATED,
+
+		/**
+		 * The plain doubling delay.
+		 */
+		NONE
 
 	}
 

@@ -30,6 +30,24 @@ final class LettuceTuningPropertiesValidator {
 		validateTimer(properties.getTimer());
 		validateCluster(properties.getCluster());
 		validateSocket(properties.getSocket());
+		validateResilience(properties.getResilience());
+	}
+
+	private static void validateResilience(LettuceTuningProperties.Resilience resilience) {
+		Duration grace = resilience.getFailFast().getGrace();
+		if (grace.isNegative()) {
+			throw new InvalidTuningPropertyException("lettuce.tuning.resilience.fail-fast.grace", grace,
+					"it must not be negative",
+					"Set it to how long a connection may be down before its commands fail, e.g. 1s.");
+		}
+		requirePositiveDuration("lettuce.tuning.resilience.stall-detection.timeout",
+				resilience.getStallDetection().getTimeout(),
+				"2s is the default, or switch stall detection off with lettuce.tuning.resilience.stall-detection.enabled=false");
+		if (resilience.getRequestQueueSize() < 1) {
+			throw new InvalidTuningPropertyException("lettuce.tuning.resilience.request-queue-size",
+					resilience.getRequestQueueSize(), "it must be at least 1",
+					"Set it to the most commands one connection may hold, e.g. 100000.");
+		}
 	}
 
 	private static void validateConnection(LettuceTuningProperties.Connection connection) {

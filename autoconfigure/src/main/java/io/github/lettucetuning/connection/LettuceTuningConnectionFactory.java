@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import io.github.lettucetuning.resilience.OutageExceptions;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -224,10 +225,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	protected LettuceConnection doCreateLettuceConnection(
 			@Nullable StatefulRedisConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, long timeout, int database) {
+		// Always our subclass: it words the exceptions of an outage; without hooks it allocates no more
 		ConnectionHooks hooks = hooks(sharedConnection);
-		if (hooks == null) {
-			return super.doCreateLettuceConnection(sharedConnection, connectionProvider, timeout, database);
-		}
 		LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
 				database, hooks);
 		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
@@ -240,10 +239,6 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
 			ClusterCommandExecutor clusterCommandExecutor, Duration commandTimeout) {
 		ConnectionHooks hooks = hooks(sharedConnection);
-		if (hooks == null) {
-			return super.doCreateLettuceClusterConnection(sharedConnection, connectionProvider, topologyProvider,
-					clusterCommandExecutor, commandTimeout);
-		}
 		LettuceClusterConnection connection = new TunedLettuceClusterConnection(sharedConnection,
 				connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout, hooks);
 		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
@@ -323,18 +318,21 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	private static final class TunedLettuceConnection extends LettuceConnection {
 
-		private final ConnectionHooks hooks;
+		private final @Nullable ConnectionHooks hooks;
 
 		TunedLettuceConnection(@Nullable StatefulRedisConnection<byte[], byte[]> shared,
-				LettuceConnectionProvider provider, long timeout, int database, ConnectionHooks hooks) {
+				LettuceConnectionProvider provider, long timeout, int database, @Nullable ConnectionHooks hooks) {
 			super(shared, provider, timeout, database);
 			this.hooks = hooks;
 		}
 
 		@Override
 		protected DataAccessException convertLettuceAccessException(Exception cause) {
-			this.hooks.failed(cause);
-			return super.convertLettuceAccessException(cause);
+			if (this.hooks != null) {
+				this.hooks.failed(cause);
+			}
+			DataAccessException outage = OutageExceptions.translate(cause);
+			return (outage != null) ? outage : super.convertLettuceAccessException(cause);
 		}
 
 		@Override
@@ -343,7 +341,9 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				this.hooks.closed();
+				if (this.hooks != null) {
+					this.hooks.closed();
+				}
 			}
 		}
 
@@ -354,19 +354,22 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	private static final class TunedLettuceClusterConnection extends LettuceClusterConnection {
 
-		private final ConnectionHooks hooks;
+		private final @Nullable ConnectionHooks hooks;
 
 		TunedLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> shared,
 				LettuceConnectionProvider provider, ClusterTopologyProvider topologyProvider,
-				ClusterCommandExecutor executor, Duration timeout, ConnectionHooks hooks) {
+				ClusterCommandExecutor executor, Duration timeout, @Nullable ConnectionHooks hooks) {
 			super(shared, provider, topologyProvider, executor, timeout);
 			this.hooks = hooks;
 		}
 
 		@Override
 		protected DataAccessException convertLettuceAccessException(Exception cause) {
-			this.hooks.failed(cause);
-			return super.convertLettuceAccessException(cause);
+			if (this.hooks != null) {
+				this.hooks.failed(cause);
+			}
+			DataAccessException outage = OutageExceptions.translate(cause);
+			return (outage != null) ? outage : super.convertLettuceAccessException(cause);
 		}
 
 		@Override
@@ -375,7 +378,9 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				this.hooks.closed();
+				if (this.hooks != null) {
+					this.hooks.closed();
+				}
 			}
 		}
 

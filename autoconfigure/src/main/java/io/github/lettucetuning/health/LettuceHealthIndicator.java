@@ -1,6 +1,10 @@
 package io.github.lettucetuning.health;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -11,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.resilience.OutageGuard;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -20,8 +25,8 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.Assert;
 
 /**
- * Health of Redis as a {@link LettuceTuningConnectionFactory} sees it, answered within a
- * timeout. The check ({@code INFO server} on a standalone server, {@code CLUSTER INFO} on
+ * The {@code redis} health: Redis as a {@link LettuceTuningConnectionFactory} sees it,
+ * answered within a timeout. The check ({@code INFO server} on a standalone server, {@code CLUSTER INFO} on
  * a cluster, {@code PING} plus the client's cluster view for users who may not run
  * those) runs on one daemon thread of the indicator's own and is awaited for at most
  * the timeout, so a hung or unreachable server makes the health {@code DOWN} within the
@@ -29,9 +34,11 @@ import org.springframework.util.Assert;
  * running, later calls wait for that same check instead of starting another, so a hung
  * server ties up one thread at most; nothing is queued beyond it.
  * <p>
- * Details: the connection mode, the shared connections by state, the dedicated pool
- * (active, idle, waiting, max), the Redis version, or the cluster state, known nodes and
- * slots covered. Never credentials or addresses with credentials.
+ * Details: Spring Boot's ({@code version}; for a cluster {@code cluster_size},
+ * {@code slots_up} and {@code slots_fail}), then the connection mode, the shared
+ * connections by state, the dedicated pool (active, idle, waiting, max), the cluster
+ * state and known nodes, and the servers that are unreachable. Never credentials or
+ * addresses with credentials.
  *
  * @author lettuce-tuning
  * @since 0.1.0
@@ -51,6 +58,8 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 
 	private final ThreadPoolExecutor executor;
 
+	private final @Nullable OutageGuard outageGuard;
+
 	private final AtomicReference<@Nullable CompletableFuture<RedisCheck.Result>> running = new AtomicReference<>();
 
 	/**
@@ -58,20 +67,32 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	 * @param connectionFactory the connection factory
 	 */
 	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory) {
-		this(connectionFactory, DEFAULT_TIMEOUT);
+		this(connectionFactory, DEFAULT_TIMEOUT, null);
+	}
+
+	/**
+	 * Create an indicator that lists no unreachable servers.
+	 * @param connectionFactory the connection factory
+	 * @param timeout how long to wait for Redis to answer before reporting DOWN
+	 */
+	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory, Duration timeout) {
+		this(connectionFactory, timeout, null);
 	}
 
 	/**
 	 * Create an indicator.
 	 * @param connectionFactory the connection factory
 	 * @param timeout how long to wait for Redis to answer before reporting DOWN
+	 * @param outageGuard the guard whose unreachable servers the details list, if any
 	 */
-	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory, Duration timeout) {
-		super("Lettuce health check failed");
+	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory, Duration timeout,
+			@Nullable OutageGuard outageGuard) {
+		super("Redis health check failed");
 		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
 		Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
 		this.connectionFactory = connectionFactory;
 		this.timeout = timeout;
+		this.outageGuard = outageGuard;
 		this.check = new RedisCheck(connectionFactory, timeout);
 		this.executor = checkExecutor();
 	}
@@ -98,6 +119,7 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		LettuceHealthDetails.describe(this.connectionFactory, builder);
+		describeOutages(builder);
 		CompletableFuture<RedisCheck.Result> result = startOrJoin();
 		try {
 			result.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS).applyTo(builder);
@@ -111,6 +133,23 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			builder.down(ex);
+		}
+	}
+
+	private void describeOutages(Health.Builder builder) {
+		if (this.outageGuard == null) {
+			return;
+		}
+		List<Map<String, Object>> unreachable = new ArrayList<>();
+		for (OutageGuard.Outage outage : this.outageGuard.outages()) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("server", outage.server());
+			details.put("since", outage.since().toString());
+			details.put("for", outage.duration().toMillis() + "ms");
+			unreachable.add(details);
+		}
+		if (!unreachable.isEmpty()) {
+			builder.withDetail("unreachable", unreachable);
 		}
 	}
 

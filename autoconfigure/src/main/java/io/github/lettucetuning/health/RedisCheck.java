@@ -122,6 +122,10 @@ final class RedisCheck {
 		cluster.put("slotsFailing", slotsFailing);
 		cluster.put("source", source);
 		Map<String, Object> details = new LinkedHashMap<>();
+		// Spring Boot's keys first, so dashboards built on its redis health keep working
+		details.put("cluster_size", size);
+		details.put("slots_up", slotsCovered);
+		details.put("slots_fail", slotsFailing);
 		details.put("cluster", cluster);
 		return new Result(!"fail".equals(state), details);
 	}

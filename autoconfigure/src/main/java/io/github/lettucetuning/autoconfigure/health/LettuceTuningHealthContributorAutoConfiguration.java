@@ -7,41 +7,57 @@ import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.resilience.OutageGuard;
 import io.lettuce.core.RedisClient;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the bounded {@code lettuce} health indicator.
+ * Puts the bounded health check in the place of Spring Boot's {@code redis} health
+ * contributor. Boot's imperative and reactive contributors both step aside for a bean
+ * named {@code redisHealthContributor}; theirs waits out the command timeout (60 s unless
+ * set) when Redis stops answering, and holds {@code /actuator/health} with it. One
+ * blocking indicator serves servlet and reactive applications alike: Boot's reactive
+ * health endpoint runs blocking indicators off the event loop.
  *
  * @author lettuce-tuning
  * @since 0.1.0
  */
-@AutoConfiguration(after = LettuceTuningAutoConfiguration.class)
+@AutoConfiguration(after = LettuceTuningAutoConfiguration.class, before = {
+		DataRedisHealthContributorAutoConfiguration.class, DataRedisReactiveHealthContributorAutoConfiguration.class })
 @ConditionalOnClass({ RedisClient.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(LettuceTuningConnectionFactory.class)
-@ConditionalOnEnabledHealthIndicator("lettuce")
+@ConditionalOnEnabledHealthIndicator("redis")
 @EnableConfigurationProperties(LettuceTuningProperties.class)
 public final class LettuceTuningHealthContributorAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean(name = { "lettuceHealthIndicator", "lettuceHealthContributor" })
-	LettuceHealthIndicator lettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory,
-			LettuceTuningProperties properties) {
+	/**
+	 * The name Boot's {@code redis} contributors step aside for; the health component is
+	 * {@code redis}.
+	 */
+	public static final String BEAN_NAME = "redisHealthContributor";
+
+	@Bean(BEAN_NAME)
+	@ConditionalOnMissingBean(name = { "redisHealthIndicator", BEAN_NAME })
+	LettuceHealthIndicator redisHealthContributor(LettuceTuningConnectionFactory connectionFactory,
+			LettuceTuningProperties properties, ObjectProvider<OutageGuard> outageGuard) {
 		Duration timeout = properties.getHealth().getTimeout();
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new InvalidTuningPropertyException("lettuce.tuning.health.timeout", timeout,
 					"it must be positive so that the health check answers",
 					"Set lettuce.tuning.health.timeout to a positive duration, e.g. 2s.");
 		}
-		return new LettuceHealthIndicator(connectionFactory, timeout);
+		return new LettuceHealthIndicator(connectionFactory, timeout, outageGuard.getIfAvailable());
 	}
 
 }

@@ -91,7 +91,8 @@ public final class LettuceTuningSocketConfiguration {
 	@Bean
 	@Order(CUSTOMIZER_ORDER)
 	ReconnectDelayCustomizer lettuceTuningReconnectDelayCustomizer(LettuceTuningProperties properties) {
-		return new ReconnectDelayCustomizer(properties.getSocket().getReconnect().getMaxDelay());
+		LettuceTuningProperties.Reconnect reconnect = properties.getSocket().getReconnect();
+		return new ReconnectDelayCustomizer(reconnect.getMaxDelay(), reconnect.getJitter());
 	}
 
 	private static boolean isLinux() {

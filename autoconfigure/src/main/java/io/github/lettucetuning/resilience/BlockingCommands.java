@@ -1,0 +1,29 @@
+package io.github.lettucetuning.resilience;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.RedisCommand;
+
+/**
+ * The commands a healthy server may leave unanswered for as long as they ask: a blocking
+ * pop or read waits for data, {@code WAIT} for replicas. While one of them is the oldest
+ * command on a connection, silence is no stall.
+ */
+final class BlockingCommands {
+
+	private static final Set<CommandType> BLOCKING = EnumSet.of(CommandType.BLPOP, CommandType.BRPOP,
+			CommandType.BRPOPLPUSH, CommandType.BLMOVE, CommandType.BLMPOP, CommandType.BZPOPMIN, CommandType.BZPOPMAX,
+			CommandType.BZMPOP, CommandType.XREAD, CommandType.XREADGROUP, CommandType.WAIT);
+
+	private BlockingCommands() {
+	}
+
+	static boolean isBlocking(RedisCommand<?, ?, ?> command) {
+		ProtocolKeyword type = command.getType();
+		return type instanceof CommandType commandType && BLOCKING.contains(commandType);
+	}
+
+}

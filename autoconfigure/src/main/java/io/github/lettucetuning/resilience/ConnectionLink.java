@@ -1,0 +1,152 @@
+package io.github.lettucetuning.resilience;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.protocol.DefaultEndpoint;
+import io.lettuce.core.protocol.Endpoint;
+import io.netty.util.concurrent.EventExecutor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One Lettuce connection as the {@link OutageGuard} follows it, across the channels its
+ * reconnects open: whether it is up, since when it is down, and whether its grace has
+ * run out. Channel events of one connection happen one after the other, but on whichever
+ * event loop the current channel has, and the health check reads the state from its own
+ * thread: the fields are volatile.
+ */
+final class ConnectionLink {
+
+	private final OutageGuard guard;
+
+	private volatile @Nullable Endpoint endpoint;
+
+	private volatile String server = "an unknown address";
+
+	private volatile boolean down;
+
+	private volatile long downSinceNanos;
+
+	private volatile Instant downSince = Instant.EPOCH;
+
+	private volatile boolean unreachable;
+
+	private volatile @Nullable String stallCause;
+
+	// Tells a grace timer whether the outage it was started for is still the current one.
+	private volatile long outage;
+
+	ConnectionLink(OutageGuard guard) {
+		this.guard = guard;
+	}
+
+	OutageGuard guard() {
+		return this.guard;
+	}
+
+	void attach(Endpoint endpoint) {
+		this.endpoint = endpoint;
+	}
+
+	void target(SocketAddress address) {
+		this.server = describe(address);
+	}
+
+	void connected() {
+		this.outage++;
+		this.down = false;
+		this.unreachable = false;
+		this.stallCause = null;
+		this.guard.reachable(this);
+	}
+
+	void stalled(long sinceNanos, String cause) {
+		this.stallCause = cause;
+		markDown(sinceNanos);
+	}
+
+	void disconnected(EventExecutor loop) {
+		if (isClosed()) {
+			this.guard.reachable(this);
+			return;
+		}
+		markDown(System.nanoTime());
+		OutageOptions options = this.guard.options();
+		if (!options.failFast()) {
+			return;
+		}
+		// A stall already waited its timeout; a failed handshake after the grace may have put
+		// Lettuce's own error in place of ours.
+		if (this.stallCause != null || this.unreachable) {
+			declareUnreachable();
+			return;
+		}
+		long outage = this.outage;
+		long delay = this.downSinceNanos + options.grace().toNanos() - System.nanoTime();
+		try {
+			loop.schedule(() -> graceEnded(outage), Math.max(0, delay), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// The client is shutting down: nothing left to fail.
+		}
+	}
+
+	private void markDown(long sinceNanos) {
+		if (!this.down) {
+			this.outage++;
+			this.downSinceNanos = sinceNanos;
+			this.downSince = Instant.now().minusNanos(System.nanoTime() - sinceNanos);
+			this.down = true;
+		}
+	}
+
+	private void graceEnded(long outage) {
+		if (this.down && this.outage == outage && !isClosed()) {
+			declareUnreachable();
+		}
+	}
+
+	private void declareUnreachable() {
+		Endpoint endpoint = this.endpoint;
+		if (endpoint == null) {
+			return;
+		}
+		this.unreachable = true;
+		String cause = this.stallCause;
+		endpoint.notifyException(new RedisUnreachableException(this.server, this.downSince, this.downSinceNanos,
+				(cause != null) ? cause : "disconnected, reconnecting"));
+		this.guard.unreachable(this);
+	}
+
+	boolean isClosed() {
+		return this.endpoint instanceof DefaultEndpoint defaultEndpoint && defaultEndpoint.isClosed();
+	}
+
+	boolean isUnreachable() {
+		return this.unreachable;
+	}
+
+	String server() {
+		return this.server;
+	}
+
+	Instant downSince() {
+		return this.downSince;
+	}
+
+	Duration downFor() {
+		return Duration.ofNanos(System.nanoTime() - this.downSinceNanos);
+	}
+
+	private static String describe(SocketAddress address) {
+		if (address instanceof InetSocketAddress inet) {
+			return inet.getHostString() + ":" + inet.getPort();
+		}
+		return String.valueOf(address);
+	}
+
+}

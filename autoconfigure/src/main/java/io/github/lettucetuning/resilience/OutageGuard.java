@@ -1,0 +1,150 @@
+package io.github.lettucetuning.resilience;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
+
+/**
+ * Bounds what a Redis outage costs callers, on every connection of the client resources
+ * it is registered with (shared, dedicated, Pub/Sub, cluster node and Sentinel
+ * connections alike).
+ * <p>
+ * <b>Fail fast.</b> Lettuce keeps the commands of a disconnected connection until it is
+ * back, so every caller waits out the outage or the command timeout, and all of them
+ * replay at once when Redis returns. Here a connection gets a grace (about a second: a
+ * {@code CLUSTER FAILOVER}, a {@code CLIENT KILL} or a Sentinel switch reconnect well
+ * within it and stay invisible). When the grace runs out and the connection is still
+ * down, the commands it queued fail with a {@link RedisUnreachableException}, and so does
+ * every new command, at once, until the connection is back. A command whose caller saw it
+ * fail is never sent later: Lettuce drops completed commands when it replays its queue.
+ * <p>
+ * <b>Stalls.</b> A server that stops answering while its socket stays open ({@code SIGSTOP},
+ * a stuck fork, a runaway script) looks healthy to TCP. When commands wait and nothing has
+ * been read for the stall timeout, the waiting commands fail with a
+ * {@link RedisStalledException}, the connection is closed, and it counts as unreachable
+ * at once; Lettuce reconnects as usual and traffic resumes when the server answers again.
+ * <p>
+ * Register it with {@code ClientResources.Builder#nettyCustomizer}: Lettuce calls it for
+ * every connection and every channel a reconnect opens.
+ *
+ * @since 0.1.0
+ */
+public final class OutageGuard implements NettyCustomizer {
+
+	/**
+	 * The name of the guard's handler in each channel's pipeline.
+	 */
+	public static final String HANDLER_NAME = "lettuceTuningOutageGuard";
+
+	private static final AttributeKey<ConnectionLink> LINK = AttributeKey.valueOf(OutageGuard.class, "link");
+
+	private final OutageOptions options;
+
+	private final Set<ConnectionLink> unreachable = ConcurrentHashMap.newKeySet();
+
+	private final Set<OutageHandler> open = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Create a guard.
+	 * @param options what it does
+	 */
+	public OutageGuard(OutageOptions options) {
+		this.options = options;
+	}
+
+	/**
+	 * Return what the guard does.
+	 * @return the options
+	 */
+	public OutageOptions options() {
+		return this.options;
+	}
+
+	// One bootstrap per Lettuce connection; its reconnects reuse it, so every channel of the
+	// connection carries the same link.
+	@Override
+	public void afterBootstrapInitialized(Bootstrap bootstrap) {
+		bootstrap.attr(LINK, new ConnectionLink(this));
+	}
+
+	@Override
+	public void afterChannelInitialized(Channel channel) {
+		Attribute<ConnectionLink> attribute = channel.attr(LINK);
+		attribute.setIfAbsent(new ConnectionLink(this));
+		channel.pipeline().addLast(HANDLER_NAME, new OutageHandler(attribute.get(), this.options));
+	}
+
+	/**
+	 * Return the connections whose grace has run out, or that stalled, and are not back
+	 * yet, longest outage first.
+	 * @return the outages
+	 */
+	public List<Outage> outages() {
+		List<Outage> outages = new ArrayList<>();
+		for (ConnectionLink link : this.unreachable) {
+			if (link.isClosed() || !link.isUnreachable()) {
+				this.unreachable.remove(link);
+			}
+			else {
+				outages.add(new Outage(link.server(), link.downSince(), link.downFor()));
+			}
+		}
+		outages.sort(Comparator.comparing(Outage::since));
+		return outages;
+	}
+
+	/**
+	 * Return how many commands wait for a reply on the open connections, for a gauge.
+	 * @return the commands sent and not yet answered
+	 */
+	public long waitingCommands() {
+		long waiting = 0;
+		for (OutageHandler handler : this.open) {
+			waiting += handler.waitingCommands();
+		}
+		return waiting;
+	}
+
+	void opened(OutageHandler handler) {
+		this.open.add(handler);
+	}
+
+	void closed(OutageHandler handler) {
+		this.open.remove(handler);
+	}
+
+	void unreachable(ConnectionLink link) {
+		this.unreachable.add(link);
+	}
+
+	void reachable(ConnectionLink link) {
+		this.unreachable.remove(link);
+	}
+
+	static String seconds(Duration duration) {
+		return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+	}
+
+	/**
+	 * A connection that is unreachable.
+	 *
+	 * @param server the server, as {@code host:port}
+	 * @param since when it became unreachable
+	 * @param duration how long it has been unreachable
+	 */
+	public record Outage(String server, Instant since, Duration duration) {
+
+	}
+
+}

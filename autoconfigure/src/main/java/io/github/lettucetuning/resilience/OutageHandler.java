@@ -1,0 +1,149 @@
+package io.github.lettucetuning.resilience;
+
+import java.net.SocketAddress;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.protocol.CommandHandler;
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link OutageGuard}'s handler in one channel's pipeline. At the tail it sees the
+ * channel become active only once Lettuce's handshake is done, and every command write
+ * before Lettuce's command handler puts it on its stack of commands awaiting a reply.
+ * <p>
+ * Stall detection costs the hot path one field check per write and one field write per
+ * read batch. A check runs on the channel's event loop every quarter of the stall timeout,
+ * only while commands wait: an idle connection schedules nothing. A check that finds
+ * commands waiting, no read since the last progress, and the oldest command not one that
+ * may block on purpose, fails the waiting commands and closes the channel; Lettuce then
+ * reconnects as after any disconnect.
+ */
+final class OutageHandler extends ChannelDuplexHandler {
+
+	private final ConnectionLink link;
+
+	private final OutageOptions options;
+
+	private @Nullable Queue<RedisCommand<?, ?, ?>> waiting;
+
+	private @Nullable ScheduledFuture<?> check;
+
+	private boolean readSinceCheck;
+
+	private long lastProgressNanos;
+
+	OutageHandler(ConnectionLink link, OutageOptions options) {
+		this.link = link;
+		this.options = options;
+	}
+
+	@Override
+	public void handlerAdded(ChannelHandlerContext ctx) {
+		CommandHandler commandHandler = ctx.pipeline().get(CommandHandler.class);
+		if (commandHandler != null) {
+			this.waiting = commandHandler.getStack();
+			this.link.attach(commandHandler.getEndpoint());
+		}
+	}
+
+	@Override
+	public void connect(ChannelHandlerContext ctx, SocketAddress remoteAddress, SocketAddress localAddress,
+			ChannelPromise promise) throws Exception {
+		this.link.target(remoteAddress);
+		super.connect(ctx, remoteAddress, localAddress, promise);
+	}
+
+	@Override
+	public void channelActive(ChannelHandlerContext ctx) throws Exception {
+		this.link.connected();
+		this.link.guard().opened(this);
+		super.channelActive(ctx);
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+		stopChecking();
+		this.link.guard().closed(this);
+		this.link.disconnected(ctx.channel().eventLoop());
+		super.channelInactive(ctx);
+	}
+
+	@Override
+	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+		if (this.check == null && this.options.stallDetection() && this.waiting != null) {
+			startChecking(ctx);
+		}
+		super.write(ctx, msg, promise);
+	}
+
+	@Override
+	public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+		this.readSinceCheck = true;
+		super.channelReadComplete(ctx);
+	}
+
+	int waitingCommands() {
+		Queue<RedisCommand<?, ?, ?>> waiting = this.waiting;
+		// Read off the event loop for a gauge: a moment's inexactness is fine, a negative is not.
+		return (waiting != null) ? Math.max(0, waiting.size()) : 0;
+	}
+
+	private void startChecking(ChannelHandlerContext ctx) {
+		this.readSinceCheck = false;
+		this.lastProgressNanos = System.nanoTime();
+		scheduleCheck(ctx);
+	}
+
+	private void scheduleCheck(ChannelHandlerContext ctx) {
+		this.check = ctx.executor().schedule(() -> check(ctx), this.options.stallCheckPeriodNanos(),
+				TimeUnit.NANOSECONDS);
+	}
+
+	private void stopChecking() {
+		ScheduledFuture<?> check = this.check;
+		if (check != null) {
+			check.cancel(false);
+			this.check = null;
+		}
+	}
+
+	private void check(ChannelHandlerContext ctx) {
+		this.check = null;
+		Queue<RedisCommand<?, ?, ?>> waiting = this.waiting;
+		RedisCommand<?, ?, ?> oldest = (waiting != null) ? waiting.peek() : null;
+		if (oldest == null || !ctx.channel().isActive()) {
+			return;
+		}
+		long now = System.nanoTime();
+		if (this.readSinceCheck || BlockingCommands.isBlocking(oldest)) {
+			this.readSinceCheck = false;
+			this.lastProgressNanos = now;
+		}
+		else if (now - this.lastProgressNanos >= this.options.stallTimeout().toNanos()) {
+			stall(ctx, waiting);
+			return;
+		}
+		scheduleCheck(ctx);
+	}
+
+	private void stall(ChannelHandlerContext ctx, Queue<RedisCommand<?, ?, ?>> waiting) {
+		String silence = OutageGuard.seconds(this.options.stallTimeout());
+		String cause = "nothing read for " + silence + " while " + waiting.size() + " commands waited";
+		RedisStalledException stalled = new RedisStalledException("Redis at " + this.link.server() + " read nothing for "
+				+ silence + " while this command waited for its reply; the connection is closed and reopened. The "
+				+ "server may still run the command if it wakes up.");
+		this.link.stalled(this.lastProgressNanos, cause);
+		RedisCommand<?, ?, ?> command;
+		while ((command = waiting.poll()) != null) {
+			command.completeExceptionally(stalled);
+		}
+		ctx.channel().close();
+	}
+
+}

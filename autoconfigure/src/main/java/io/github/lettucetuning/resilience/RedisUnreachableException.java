@@ -1,0 +1,77 @@
+package io.github.lettucetuning.resilience;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import io.lettuce.core.RedisConnectionException;
+
+/**
+ * Fails a command on a connection that has been down for longer than the grace, or whose
+ * server stopped answering. Its message names the server and how long it has been
+ * unreachable at the moment the message is read, so the exception a caller gets, which
+ * Spring translates when the command fails, reports the outage as it stands then.
+ * <p>
+ * The message starts with {@code DENIED}: Lettuce completes every command queued on a
+ * disconnected connection with a connection exception whose message starts so (its
+ * handling of Redis' protected mode), and then fails every new command with it until the
+ * connection is back. That is the one public way to fail the commands a connection has
+ * already queued; see {@code OutageGuard}.
+ *
+ * @since 0.1.0
+ */
+public final class RedisUnreachableException extends RedisConnectionException {
+
+	private final String server;
+
+	private final Instant since;
+
+	private final long sinceNanos;
+
+	private final String cause;
+
+	RedisUnreachableException(String server, Instant since, long sinceNanos, String cause) {
+		super("DENIED");
+		this.server = server;
+		this.since = since;
+		this.sinceNanos = sinceNanos;
+		this.cause = cause;
+	}
+
+	/**
+	 * Return the server, as {@code host:port}.
+	 * @return the server
+	 */
+	public String getServer() {
+		return this.server;
+	}
+
+	/**
+	 * Return when the server became unreachable.
+	 * @return the start of the outage
+	 */
+	public Instant getSince() {
+		return this.since;
+	}
+
+	/**
+	 * Return how long the server has been unreachable.
+	 * @return the outage so far
+	 */
+	public Duration getUnreachableFor() {
+		return Duration.ofNanos(System.nanoTime() - this.sinceNanos);
+	}
+
+	@Override
+	public String getMessage() {
+		return "DENIED by lettuce-tuning: Redis at " + this.server + " has been unreachable for "
+				+ OutageGuard.seconds(getUnreachableFor()) + " (since " + this.since + ", " + this.cause
+				+ "); commands fail at once until it answers again";
+	}
+
+	// One instance fails every command of an outage; the grace timer's stack says nothing.
+	@Override
+	public synchronized Throwable fillInStackTrace() {
+		return this;
+	}
+
+}
