@@ -17,12 +17,13 @@ import org.jspecify.annotations.Nullable;
  * channel become active only once Lettuce's handshake is done, and every command write
  * before Lettuce's command handler puts it on its stack of commands awaiting a reply.
  * <p>
- * Stall detection costs the hot path one field check per write and one field write per
- * read batch. A check runs on the channel's event loop every quarter of the stall timeout,
- * only while commands wait: an idle connection schedules nothing. A check that finds
- * commands waiting, no read since the last progress, and the oldest command not one that
- * may block on purpose, fails the waiting commands and closes the channel; Lettuce then
- * reconnects as after any disconnect.
+ * Stall detection costs the hot path one field check per write and one clock read per
+ * read batch. A check runs on the channel's event loop when the stall timeout since the
+ * last progress (a read, or the first write after an idle spell) has passed, and only
+ * while commands wait: an idle connection schedules nothing, a busy one about one check
+ * per timeout. A check that finds commands waiting, nothing read for the timeout, and the
+ * oldest command not one that may block on purpose, fails the waiting commands and closes
+ * the channel; Lettuce then reconnects as after any disconnect.
  */
 final class OutageHandler extends ChannelDuplexHandler {
 
@@ -34,7 +35,7 @@ final class OutageHandler extends ChannelDuplexHandler {
 
 	private @Nullable ScheduledFuture<?> check;
 
-	private boolean readSinceCheck;
+	private long lastReadNanos;
 
 	private long lastProgressNanos;
 
@@ -84,7 +85,7 @@ final class OutageHandler extends ChannelDuplexHandler {
 
 	@Override
 	public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-		this.readSinceCheck = true;
+		this.lastReadNanos = System.nanoTime();
 		super.channelReadComplete(ctx);
 	}
 
@@ -95,14 +96,12 @@ final class OutageHandler extends ChannelDuplexHandler {
 	}
 
 	private void startChecking(ChannelHandlerContext ctx) {
-		this.readSinceCheck = false;
 		this.lastProgressNanos = System.nanoTime();
-		scheduleCheck(ctx);
+		scheduleCheck(ctx, this.options.stallTimeout().toNanos());
 	}
 
-	private void scheduleCheck(ChannelHandlerContext ctx) {
-		this.check = ctx.executor().schedule(() -> check(ctx), this.options.stallCheckPeriodNanos(),
-				TimeUnit.NANOSECONDS);
+	private void scheduleCheck(ChannelHandlerContext ctx, long delayNanos) {
+		this.check = ctx.executor().schedule(() -> check(ctx), delayNanos, TimeUnit.NANOSECONDS);
 	}
 
 	private void stopChecking() {
@@ -121,15 +120,19 @@ final class OutageHandler extends ChannelDuplexHandler {
 			return;
 		}
 		long now = System.nanoTime();
-		if (this.readSinceCheck || BlockingCommands.isBlocking(oldest)) {
-			this.readSinceCheck = false;
+		if (BlockingCommands.isBlocking(oldest)) {
 			this.lastProgressNanos = now;
 		}
-		else if (now - this.lastProgressNanos >= this.options.stallTimeout().toNanos()) {
+		else if (this.lastReadNanos - this.lastProgressNanos > 0) {
+			this.lastProgressNanos = this.lastReadNanos;
+		}
+		long timeout = this.options.stallTimeout().toNanos();
+		long silence = now - this.lastProgressNanos;
+		if (silence >= timeout) {
 			stall(ctx, waiting);
 			return;
 		}
-		scheduleCheck(ctx);
+		scheduleCheck(ctx, timeout - silence);
 	}
 
 	private void stall(ChannelHandlerContext ctx, Queue<RedisCommand<?, ?, ?>> waiting) {

@@ -47,9 +47,4 @@ public record OutageOptions(boolean failFast, Duration grace, boolean stallDetec
 		return new OutageOptions(true, DEFAULT_GRACE, true, DEFAULT_STALL_TIMEOUT);
 	}
 
-	// Four checks per timeout: a stall is noticed at most a quarter of the timeout late.
-	long stallCheckPeriodNanos() {
-		return Math.max(1, this.stallTimeout.toNanos() / 4);
-	}
-
 }

@@ -1,0 +1,270 @@
+package io.github.lettucetuning.resilience;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.event.connection.ReconnectAttemptEvent;
+import io.lettuce.core.resource.ClientResources;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.core.Disposable;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The outage guard's promises one by one, against a real server: what fails is never sent
+ * later, silence that is no stall is left alone, a kill within the grace stays invisible,
+ * reconnects are spread out, and the request queue is bounded.
+ */
+@RedisStandaloneTest
+@Timeout(120)
+class OutageGuardIntegrationTests {
+
+	private final RedisStandalone redis;
+
+	private ApplicationContextRunner contextRunner;
+
+	OutageGuardIntegrationTests(RedisStandalone redis) {
+		this.redis = redis;
+	}
+
+	@BeforeEach
+	void prepare() {
+		this.redis.node().command("FLUSHALL");
+		this.contextRunner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
+					"spring.data.redis.port=" + this.redis.port(), "spring.application.name=guard-it");
+	}
+
+	@AfterEach
+	void restore() {
+		this.redis.node().resume();
+		if (!this.redis.node().isAlive()) {
+			this.redis.node().restart();
+		}
+	}
+
+	@Test
+	void aWriteThatFailedDuringAnOutageIsNeverAppliedWhenRedisReturns() {
+		this.contextRunner.run((context) -> {
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			template.opsForValue().set("before", "kept");
+			// Redis reloads this snapshot when it restarts: what the client sent before the outage survives it
+			this.redis.node().command("SAVE");
+			this.redis.node().kill();
+			CompletableFuture<Void> queued = CompletableFuture.runAsync(() -> template.opsForValue().set("queued", "x"));
+			Thread.sleep(1500);
+			long start = System.nanoTime();
+			assertThatExceptionOfType(RedisConnectionFailureException.class)
+				.isThrownBy(() -> template.opsForValue().set("failed", "x"))
+				.withMessageContaining("Redis at " + this.redis.host() + ":" + this.redis.port())
+				.withMessageContaining("unreachable for");
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
+			assertThat(queued).failsWithin(Duration.ofSeconds(1))
+				.withThrowableThat()
+				.havingRootCause()
+				.isInstanceOf(RedisUnreachableException.class);
+			this.redis.node().restart();
+			awaitSuccess(template);
+			assertThat(template.opsForValue().get("before")).isEqualTo("kept");
+			assertThat(template.hasKey("queued")).isFalse();
+			assertThat(template.hasKey("failed")).isFalse();
+		});
+	}
+
+	@Test
+	void aFrozenServerFailsWaitingCommandsAfterTheStallTimeoutAndNewOnesAtOnce() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.stall-detection.timeout=1s").run((context) -> {
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			template.opsForValue().set("warm", "up");
+			this.redis.node().pause();
+			long start = System.nanoTime();
+			assertThatExceptionOfType(RedisConnectionFailureException.class)
+				.isThrownBy(() -> template.opsForValue().set("written", "x"))
+				.withMessageContaining("read nothing for 1.0 s")
+				.withRootCauseInstanceOf(RedisStalledException.class);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(900),
+					Duration.ofMillis(1500));
+			long next = System.nanoTime();
+			assertThatExceptionOfType(RedisConnectionFailureException.class)
+				.isThrownBy(() -> template.opsForValue().set("never-sent", "x"))
+				.withRootCauseInstanceOf(RedisUnreachableException.class);
+			assertThat(Duration.ofNanos(System.nanoTime() - next)).isLessThan(Duration.ofMillis(500));
+			assertThat(context.getBean(OutageGuard.class).outages()).singleElement()
+				.satisfies((outage) -> assertThat(outage.server()).endsWith(":" + this.redis.port()));
+			this.redis.node().resume();
+			awaitSuccess(template);
+			assertThat(context.getBean(OutageGuard.class).outages()).isEmpty();
+			// Written before the stall: the server ran it when it woke, as the docs warn
+			assertThat(template.hasKey("written")).isTrue();
+			assertThat(template.hasKey("never-sent")).isFalse();
+		});
+	}
+
+	@Test
+	void aLongCommandOfTheServerIsAStallButABlockingPopIsNot() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.stall-detection.timeout=1s").run((context) -> {
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			long start = System.nanoTime();
+			assertThat(template.opsForList().leftPop("empty", Duration.ofSeconds(3))).isNull();
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(2900));
+			CompletableFuture<Void> sleep = this.redis.node().debugSleep(Duration.ofSeconds(3));
+			Thread.sleep(100);
+			assertThatExceptionOfType(RedisConnectionFailureException.class)
+				.isThrownBy(() -> template.opsForValue().get("during-sleep"))
+				.withRootCauseInstanceOf(RedisStalledException.class);
+			sleep.get(10, TimeUnit.SECONDS);
+			awaitSuccess(template);
+		});
+	}
+
+	@Test
+	void aClientKillWithinTheGraceIsInvisibleToCallers() {
+		this.contextRunner.run((context) -> {
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			List<Throwable> failures = new CopyOnWriteArrayList<>();
+			AtomicLong done = new AtomicLong();
+			List<Thread> threads = new ArrayList<>();
+			long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+			for (int t = 0; t < 8; t++) {
+				int thread = t;
+				Thread worker = new Thread(() -> {
+					while (System.nanoTime() < end) {
+						try {
+							template.opsForValue().increment("kill:" + thread);
+							done.incrementAndGet();
+						}
+						catch (DataAccessException ex) {
+							failures.add(ex);
+						}
+					}
+				});
+				worker.start();
+				threads.add(worker);
+			}
+			Thread.sleep(1000);
+			assertThat(this.redis.node().killClient("guard-it")).isPositive();
+			for (Thread thread : threads) {
+				thread.join();
+			}
+			assertThat(failures).isEmpty();
+			assertThat(done.get()).isPositive();
+		});
+	}
+
+	@Test
+	void twentyClientsThatLostTheSameServerReconnectAtDifferentMoments() throws Exception {
+		Duration jittered = reconnectSpread("full");
+		Duration lockStep = reconnectSpread("none");
+		assertThat(jittered).as("full jitter against none (%s)", lockStep).isGreaterThan(Duration.ofMillis(60))
+			.isGreaterThan(lockStep.multipliedBy(2));
+	}
+
+	// How far apart the 20 connections' sixth reconnect attempts are: the largest minus
+	// the smallest moment, each the attempt's announcement plus its delay.
+	private Duration reconnectSpread(String jitter) throws Exception {
+		Map<Integer, List<Long>> attempts = new ConcurrentHashMap<>();
+		List<Duration> spread = new ArrayList<>();
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.reconnect.jitter=" + jitter).run((context) -> {
+			ClientResources resources = context.getBean(ClientResources.class);
+			RedisClient client = RedisClient.create(resources, RedisURI.create(this.redis.uri()));
+			Disposable subscription = resources.eventBus().get().ofType(ReconnectAttemptEvent.class).subscribe((event) ->
+					attempts.computeIfAbsent(event.getAttempt(), (k) -> new CopyOnWriteArrayList<>())
+						.add(System.nanoTime() + event.getDelay().toNanos()));
+			List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+			try {
+				for (int i = 0; i < 20; i++) {
+					connections.add(client.connect());
+				}
+				this.redis.node().kill();
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+				while (attempts.getOrDefault(6, List.of()).size() < 20 && System.nanoTime() < deadline) {
+					Thread.sleep(50);
+				}
+				List<Long> sixth = attempts.get(6);
+				assertThat(sixth).hasSize(20);
+				spread.add(Duration.ofNanos(sixth.stream().mapToLong(Long::longValue).max().getAsLong()
+						- sixth.stream().mapToLong(Long::longValue).min().getAsLong()));
+			}
+			finally {
+				subscription.dispose();
+				connections.forEach(StatefulRedisConnection::close);
+				client.shutdown();
+				this.redis.node().restart();
+			}
+		});
+		return spread.get(0);
+	}
+
+	@Test
+	void theRequestQueueIsBounded() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.request-queue-size=10",
+				"lettuce.tuning.resilience.stall-detection.enabled=false")
+			.run((context) -> {
+				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				template.opsForValue().set("warm", "up");
+				this.redis.node().pause();
+				List<CompletableFuture<Void>> calls = new ArrayList<>();
+				for (int i = 0; i < 20; i++) {
+					int n = i;
+					calls.add(CompletableFuture.runAsync(() -> template.opsForValue().set("queue:" + n, "x")));
+				}
+				OutageGuard guard = context.getBean(OutageGuard.class);
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+				while (calls.stream().filter(CompletableFuture::isCompletedExceptionally).count() < 10
+						&& System.nanoTime() < deadline) {
+					Thread.sleep(20);
+				}
+				assertThat(guard.waitingCommands()).isEqualTo(10);
+				assertThat(calls.stream().filter(CompletableFuture::isCompletedExceptionally)).hasSize(10)
+					.allSatisfy((call) -> assertThat(call).failsWithin(Duration.ZERO)
+						.withThrowableThat()
+						.havingRootCause()
+						.withMessageContaining("size exceeded: 10"));
+				this.redis.node().resume();
+				CompletableFuture.allOf(calls.stream()
+					.map((call) -> call.exceptionally((ex) -> null))
+					.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+				assertThat(guard.waitingCommands()).isZero();
+			});
+	}
+
+	private static void awaitSuccess(StringRedisTemplate template) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (true) {
+			try {
+				template.opsForValue().get("probe");
+				return;
+			}
+			catch (DataAccessException ex) {
+				assertThat(System.nanoTime()).as("Redis answered again within 10 s").isLessThan(deadline);
+				Thread.sleep(50);
+			}
+		}
+	}
+
+}
