@@ -19,11 +19,14 @@ import org.jspecify.annotations.Nullable;
  * @param pool the dedicated-connection pool, or {@code null} when dedicated connections
  * are not pooled
  * @param health the health indicators in use
+ * @param resilience what happens to commands during an outage, or {@code null} when
+ * lettuce-tuning's outage guard is not on the connections
  * @author lettuce-tuning
  * @since 0.1.0
  */
 public record EffectiveConfiguration(Connections connections, Commands commands, Threads threads, Timer timer,
-		Socket socket, @Nullable Cluster cluster, @Nullable Pool pool, Health health) {
+		Socket socket, @Nullable Cluster cluster, @Nullable Pool pool, Health health,
+		@Nullable Resilience resilience) {
 
 	/**
 	 * How commands reach Redis.
@@ -154,13 +157,28 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 	}
 
 	/**
-	 * Health indicators over Redis.
+	 * The {@code redis} health contributor.
 	 *
-	 * @param lettuce whether the bounded {@code lettuce} indicator is active
-	 * @param timeout its timeout
-	 * @param redis whether Spring Boot's {@code redis} indicator is active too
+	 * @param bounded whether it is lettuce-tuning's bounded check
+	 * @param timeout the bounded check's timeout
+	 * @param unbounded whether another {@code redis} contributor, which may wait out the
+	 * command timeout, is registered instead
 	 */
-	public record Health(boolean lettuce, @Nullable Duration timeout, boolean redis) {
+	public record Health(boolean bounded, @Nullable Duration timeout, boolean unbounded) {
+	}
+
+	/**
+	 * What happens to commands during an outage.
+	 *
+	 * @param failFast whether commands fail at once after the grace
+	 * @param grace how long a connection may be down before its commands fail
+	 * @param stallDetection whether a server that reads nothing while commands wait counts
+	 * as down
+	 * @param stallTimeout how long commands may wait with nothing read
+	 * @param requestQueueSize the most commands one connection holds
+	 */
+	public record Resilience(boolean failFast, Duration grace, boolean stallDetection, Duration stallTimeout,
+			int requestQueueSize) {
 	}
 
 }

@@ -187,14 +187,13 @@ public final class TuningAdvisor {
 
 	private void redisHealthUnbounded(EffectiveConfiguration configuration, List<Finding> findings) {
 		EffectiveConfiguration.Health health = configuration.health();
-		Duration timeout = configuration.commands().timeout();
-		boolean slower = health.timeout() == null || timeout.compareTo(health.timeout()) > 0;
-		if (health.lettuce() && health.redis() && slower) {
+		if (health.unbounded() && !health.bounded()) {
 			findings.add(Finding.of(REDIS_HEALTH_UNBOUNDED, Severity.INFO,
-					"Spring Boot's 'redis' health indicator waits up to the command timeout ("
-							+ format(timeout) + ") when Redis hangs, holding /actuator/health; "
-							+ "the 'lettuce' indicator answers within " + format(health.timeout()),
-					"Set management.health.redis.enabled=false and rely on the 'lettuce' indicator"));
+					"The 'redis' health contributor is not lettuce-tuning's bounded check: it may wait up to the "
+							+ "command timeout (" + format(configuration.commands().timeout())
+							+ ") when Redis hangs, holding /actuator/health",
+					"Remove the application's redisHealthIndicator or redisHealthContributor bean so that the "
+							+ "bounded check takes its place"));
 		}
 	}
 

@@ -10,6 +10,8 @@ import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
+import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.resilience.OutageOptions;
 import io.github.lettucetuning.socket.FlushConsolidation;
 import io.github.lettucetuning.state.PoolSnapshot;
 import io.github.lettucetuning.timeout.WheelTimer;
@@ -81,7 +83,17 @@ public final class EffectiveConfigurationReader {
 		ClientOptions options = this.factory.getRequiredNativeClient().getOptions();
 		EffectiveConfiguration.Pool pool = (PoolSnapshot.of(this.factory) != null) ? this.pool : null;
 		return new EffectiveConfiguration(connections(), commands(options), threads(), timer(), socket(options),
-				cluster(options), pool, this.health.get());
+				cluster(options), pool, this.health.get(), resilience(options));
+	}
+
+	private EffectiveConfiguration.@Nullable Resilience resilience(ClientOptions options) {
+		OutageGuard guard = CompositeNettyCustomizer.find(this.resources.nettyCustomizer(), OutageGuard.class);
+		if (guard == null) {
+			return null;
+		}
+		OutageOptions outage = guard.options();
+		return new EffectiveConfiguration.Resilience(outage.failFast(), outage.grace(), outage.stallDetection(),
+				outage.stallTimeout(), options.getRequestQueueSize());
 	}
 
 	private EffectiveConfiguration.Connections connections() {

@@ -4,6 +4,8 @@ import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.advice.TuningAdvisor;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.state.ClientEventRecorder;
+import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +55,9 @@ public class LettuceEndpoint {
 	@ReadOperation
 	public LettuceDescriptor lettuce() {
 		EffectiveConfiguration configuration = this.reader.read();
-		return new LettuceDescriptor(configuration, LiveState.of(this.factory, this.resources.timer(), this.recorder),
+		OutageGuard guard = CompositeNettyCustomizer.find(this.resources.nettyCustomizer(), OutageGuard.class);
+		return new LettuceDescriptor(configuration,
+				LiveState.of(this.factory, this.resources.timer(), this.recorder, guard),
 				this.advisor.advise(configuration));
 	}
 

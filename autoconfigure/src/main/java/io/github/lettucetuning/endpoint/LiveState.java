@@ -1,9 +1,11 @@
 package io.github.lettucetuning.endpoint;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.github.lettucetuning.state.ConnectionSnapshot;
 import io.github.lettucetuning.state.PoolSnapshot;
@@ -26,21 +28,24 @@ import org.jspecify.annotations.Nullable;
  * recorded
  * @param topology cluster topology changes, or {@code null} when not connected to a
  * cluster
+ * @param outages the commands waiting and the unreachable servers, or {@code null}
+ * when lettuce-tuning's outage guard is not on the connections
  * @author lettuce-tuning
  * @since 0.1.0
  */
 public record LiveState(Connections connections, @Nullable PoolSnapshot pool, TimerState timer,
-		@Nullable Events events, @Nullable Topology topology) {
+		@Nullable Events events, @Nullable Topology topology, @Nullable Outages outages) {
 
 	/**
 	 * Read the live state.
 	 * @param factory the connection factory
 	 * @param timer the timer of the client resources
 	 * @param recorder the recorder of client events, if any
+	 * @param guard the outage guard on the connections, if any
 	 * @return the state
 	 */
 	public static LiveState of(LettuceTuningConnectionFactory factory, Timer timer,
-			@Nullable ClientEventRecorder recorder) {
+			@Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard) {
 		ConnectionSnapshot connections = ConnectionSnapshot.of(factory);
 		Events events = (recorder != null) ? new Events(recorder.reconnectAttempts(), recorder.reconnectFailures(),
 				recorder.commandTimeouts(), recorder.movedRedirections(), recorder.askRedirections()) : null;
@@ -48,7 +53,17 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 		return new LiveState(
 				new Connections(connections.size(), connections.open(), connections.disconnected(),
 						connections.unopened()),
-				PoolSnapshot.of(factory), TimerState.of(timer), events, topology);
+				PoolSnapshot.of(factory), TimerState.of(timer), events, topology,
+				(guard != null) ? new Outages(guard.waitingCommands(), guard.outages()) : null);
+	}
+
+	/**
+	 * What the outage guard sees now.
+	 *
+	 * @param waitingCommands commands sent on open connections that await a reply
+	 * @param unreachable the connections whose commands fail fast, longest outage first
+	 */
+	public record Outages(long waitingCommands, List<OutageGuard.Outage> unreachable) {
 	}
 
 	/**

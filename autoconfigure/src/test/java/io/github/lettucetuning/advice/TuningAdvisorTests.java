@@ -105,17 +105,17 @@ class TuningAdvisorTests {
 	}
 
 	@Test
-	void bootsRedisHealthNextToOurs() {
+	void anUnboundedRedisHealthContributorInPlaceOfOurs() {
 		Configurations.Builder bootTimeout = recommended().pool(null).commandTimeout(Duration.ofSeconds(60));
-		assertThat(advise(bootTimeout.health(new EffectiveConfiguration.Health(true, Duration.ofSeconds(2), true))))
-			.singleElement()
+		assertThat(advise(bootTimeout.health(new EffectiveConfiguration.Health(false, null, true)))).singleElement()
 			.satisfies((finding) -> {
 				assertThat(finding.id()).isEqualTo(TuningAdvisor.REDIS_HEALTH_UNBOUNDED);
-				assertThat(finding.message()).contains("60s").contains("2s");
+				assertThat(finding.message()).contains("60s");
 			});
-		assertThat(ids(bootTimeout.health(new EffectiveConfiguration.Health(false, null, true)))).isEmpty();
-		assertThat(ids(recommended().health(new EffectiveConfiguration.Health(true, Duration.ofSeconds(2), true))))
-			.as("command timeout no longer than the lettuce health timeout")
+		assertThat(ids(bootTimeout.health(new EffectiveConfiguration.Health(true, Duration.ofSeconds(2), false))))
+			.isEmpty();
+		assertThat(ids(bootTimeout.health(new EffectiveConfiguration.Health(false, null, false))))
+			.as("no redis health contributor at all")
 			.isEmpty();
 	}
 
@@ -125,7 +125,7 @@ class TuningAdvisorTests {
 			.connections(new EffectiveConfiguration.Connections("pooled", 0, null, false, false))
 			.commandTimeout(Duration.ofMillis(5))
 			.pool(new EffectiveConfiguration.Pool(8, 8, 0, Duration.ofMillis(-1)))
-			.health(new EffectiveConfiguration.Health(true, Duration.ofMillis(1), true));
+			.health(new EffectiveConfiguration.Health(false, null, true));
 		assertThat(ids(configuration)).containsExactly(TuningAdvisor.TIMEOUT_BELOW_TIMER_TICK,
 				TuningAdvisor.POOL_SHARED_TRAFFIC, TuningAdvisor.UNBOUNDED_POOL_WAIT,
 				TuningAdvisor.REDIS_HEALTH_UNBOUNDED);

@@ -43,6 +43,8 @@ class ConfigurationMetadataTests {
 		assertThat(hintValues("lettuce.tuning.timer.type"))
 			.containsExactlyInAnyOrderElementsOf(names(LettuceTuningProperties.TimerType.values()));
 		assertThat(hintValues("lettuce.tuning.socket.transport")).containsExactlyInAnyOrderElementsOf(names(Transport.values()));
+		assertThat(hintValues("lettuce.tuning.socket.reconnect.jitter"))
+			.containsExactlyInAnyOrderElementsOf(names(LettuceTuningProperties.ReconnectJitter.values()));
 	}
 
 	@Test
@@ -54,6 +56,9 @@ class ConfigurationMetadataTests {
 			.asString()
 			.contains("it is 2s, and in pooled mode the command timeout");
 		assertThat(property("lettuce.tuning.timer.tick")).containsEntry("defaultValue", "10ms");
+		assertThat(property("lettuce.tuning.resilience.fail-fast.grace")).containsEntry("defaultValue", "1s");
+		assertThat(property("lettuce.tuning.resilience.stall-detection.timeout")).containsEntry("defaultValue", "2s");
+		assertThat(property("lettuce.tuning.resilience.request-queue-size")).containsEntry("defaultValue", 100000);
 	}
 
 	private Map<String, Object> property(String name) {

@@ -242,7 +242,7 @@ class ObservabilityIntegrationTests {
 			LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
 			assertThat(descriptor.configuration().connections().mode()).isEqualTo("shared");
 			assertThat(descriptor.configuration().commands().timeout()).isEqualTo(Duration.ofSeconds(2));
-			assertThat(descriptor.configuration().health().lettuce()).isTrue();
+			assertThat(descriptor.configuration().health().bounded()).isTrue();
 			assertThat(descriptor.configuration().health().timeout()).isEqualTo(HEALTH_TIMEOUT);
 			assertThat(descriptor.state().connections().open()).isOne();
 			assertThat(descriptor.state().timer().pending()).isNotNull();

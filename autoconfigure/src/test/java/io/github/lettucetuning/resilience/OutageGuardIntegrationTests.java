@@ -178,23 +178,30 @@ class OutageGuardIntegrationTests {
 
 	@Test
 	void twentyClientsThatLostTheSameServerReconnectAtDifferentMoments() throws Exception {
-		Duration jittered = reconnectSpread("full");
-		Duration lockStep = reconnectSpread("none");
-		assertThat(jittered).as("full jitter against none (%s)", lockStep).isGreaterThan(Duration.ofMillis(60))
-			.isGreaterThan(lockStep.multipliedBy(2));
+		Map<Integer, List<Duration>> jittered = reconnectDelays("full");
+		Map<Integer, List<Duration>> lockStep = reconnectDelays("none");
+		for (int attempt = 3; attempt <= 6; attempt++) {
+			assertThat(lockStep.get(attempt)).as("attempt %d without jitter", attempt).hasSize(20).containsOnly(
+					lockStep.get(attempt).get(0));
+			List<Duration> delays = jittered.get(attempt);
+			assertThat(delays).as("attempt %d with jitter", attempt).hasSize(20);
+			assertThat(delays.stream().distinct().count()).as("distinct delays of attempt %d", attempt).isGreaterThan(5);
+			Duration shortest = delays.stream().min(Duration::compareTo).get();
+			Duration longest = delays.stream().max(Duration::compareTo).get();
+			assertThat(longest.minus(shortest)).as("spread of attempt %d: %s", attempt, delays)
+				.isGreaterThanOrEqualTo(longest.dividedBy(5));
+		}
 	}
 
-	// How far apart the 20 connections' sixth reconnect attempts are: the largest minus
-	// the smallest moment, each the attempt's announcement plus its delay.
-	private Duration reconnectSpread(String jitter) throws Exception {
-		Map<Integer, List<Long>> attempts = new ConcurrentHashMap<>();
-		List<Duration> spread = new ArrayList<>();
+	// The delays the 20 connections' watchdogs announced before each of their first six
+	// reconnect attempts, by attempt: the schedule each client follows.
+	private Map<Integer, List<Duration>> reconnectDelays(String jitter) {
+		Map<Integer, List<Duration>> delays = new ConcurrentHashMap<>();
 		this.contextRunner.withPropertyValues("lettuce.tuning.socket.reconnect.jitter=" + jitter).run((context) -> {
 			ClientResources resources = context.getBean(ClientResources.class);
 			RedisClient client = RedisClient.create(resources, RedisURI.create(this.redis.uri()));
 			Disposable subscription = resources.eventBus().get().ofType(ReconnectAttemptEvent.class).subscribe((event) ->
-					attempts.computeIfAbsent(event.getAttempt(), (k) -> new CopyOnWriteArrayList<>())
-						.add(System.nanoTime() + event.getDelay().toNanos()));
+					delays.computeIfAbsent(event.getAttempt(), (k) -> new CopyOnWriteArrayList<>()).add(event.getDelay()));
 			List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
 			try {
 				for (int i = 0; i < 20; i++) {
@@ -202,13 +209,9 @@ class OutageGuardIntegrationTests {
 				}
 				this.redis.node().kill();
 				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-				while (attempts.getOrDefault(6, List.of()).size() < 20 && System.nanoTime() < deadline) {
+				while (delays.getOrDefault(6, List.of()).size() < 20 && System.nanoTime() < deadline) {
 					Thread.sleep(50);
 				}
-				List<Long> sixth = attempts.get(6);
-				assertThat(sixth).hasSize(20);
-				spread.add(Duration.ofNanos(sixth.stream().mapToLong(Long::longValue).max().getAsLong()
-						- sixth.stream().mapToLong(Long::longValue).min().getAsLong()));
 			}
 			finally {
 				subscription.dispose();
@@ -217,7 +220,7 @@ class OutageGuardIntegrationTests {
 				this.redis.node().restart();
 			}
 		});
-		return spread.get(0);
+		return delays;
 	}
 
 	@Test

@@ -93,6 +93,18 @@ class SampleApplicationIntegrationTests {
 		assertThat(health.get("components")).asString().contains("redis");
 	}
 
+	@Test
+	void redisDecidesReadinessButNotLiveness() {
+		assertThat(get("/actuator/health/readiness")).containsEntry("status", "UP")
+			.extractingByKey("components")
+			.asString()
+			.contains("redis");
+		assertThat(get("/actuator/health/liveness")).containsEntry("status", "UP")
+			.extractingByKey("components")
+			.asString()
+			.doesNotContain("redis");
+	}
+
 	private Map<String, Object> get(String path) {
 		return this.http.get().uri(path).retrieve().body(new ParameterizedTypeReference<>() {
 		});

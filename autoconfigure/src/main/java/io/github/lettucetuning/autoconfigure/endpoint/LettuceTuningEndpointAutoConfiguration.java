@@ -76,12 +76,12 @@ public final class LettuceTuningEndpointAutoConfiguration {
 
 	private static EffectiveConfiguration.Health health(@Nullable LettuceHealthIndicator indicator,
 			ListableBeanFactory beanFactory) {
-		boolean redis = false;
+		boolean unbounded = false;
 		for (String name : REDIS_HEALTH_BEANS) {
-			redis = redis || beanFactory.containsBean(name);
+			unbounded = unbounded || (beanFactory.containsBean(name) && !beanFactory.isTypeMatch(name, LettuceHealthIndicator.class));
 		}
 		return new EffectiveConfiguration.Health(indicator != null, (indicator != null) ? indicator.getTimeout() : null,
-				redis);
+				unbounded);
 	}
 
 }

@@ -11,7 +11,9 @@ import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.metrics.ClientEventMetrics;
 import io.github.lettucetuning.metrics.ConnectionMetrics;
 import io.github.lettucetuning.metrics.DedicatedPoolMetrics;
+import io.github.lettucetuning.metrics.OutageMetrics;
 import io.github.lettucetuning.metrics.TimerMetrics;
+import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
@@ -127,6 +129,12 @@ public final class LettuceTuningMetricsAutoConfiguration {
 		@Bean
 		ClientEventMetrics lettuceTuningClientEventMetrics(ClientEventRecorder clientEventRecorder) {
 			return new ClientEventMetrics(clientEventRecorder);
+		}
+
+		@Bean
+		@ConditionalOnBean(OutageGuard.class)
+		OutageMetrics lettuceTuningOutageMetrics(OutageGuard outageGuard) {
+			return new OutageMetrics(outageGuard);
 		}
 
 		@Configuration(proxyBeanMethods = false)

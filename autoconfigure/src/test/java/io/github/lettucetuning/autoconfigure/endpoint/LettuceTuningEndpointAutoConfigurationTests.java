@@ -24,6 +24,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
@@ -183,15 +185,42 @@ class LettuceTuningEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void healthIndicatorsAreReportedAndJudged() {
+	void theBoundedRedisHealthContributorIsReported() {
 		this.contextRunner
 			.withConfiguration(AutoConfigurations.of(LettuceTuningHealthContributorAutoConfiguration.class,
 					DataRedisHealthContributorAutoConfiguration.class))
 			.run((context) -> {
 				LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
-				assertThat(descriptor.configuration().health().lettuce()).isTrue();
-				assertThat(descriptor.configuration().health().redis()).isTrue();
+				assertThat(descriptor.configuration().health().bounded()).isTrue();
+				assertThat(descriptor.configuration().health().unbounded()).isFalse();
+				assertThat(descriptor.advice()).extracting("id").doesNotContain(TuningAdvisor.REDIS_HEALTH_UNBOUNDED);
+			});
+	}
+
+	@Test
+	void anApplicationsOwnRedisHealthIndicatorIsJudged() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(LettuceTuningHealthContributorAutoConfiguration.class,
+					DataRedisHealthContributorAutoConfiguration.class))
+			.withBean("redisHealthIndicator", HealthIndicator.class, () -> () -> Health.up().build())
+			.run((context) -> {
+				LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
+				assertThat(descriptor.configuration().health().bounded()).isFalse();
+				assertThat(descriptor.configuration().health().unbounded()).isTrue();
 				assertThat(descriptor.advice()).extracting("id").contains(TuningAdvisor.REDIS_HEALTH_UNBOUNDED);
+			});
+	}
+
+	@Test
+	void outageSettingsAndStateAreReported() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.fail-fast.grace=500ms",
+				"lettuce.tuning.resilience.request-queue-size=5000")
+			.run((context) -> {
+				LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
+				assertThat(descriptor.configuration().resilience()).isEqualTo(new EffectiveConfiguration.Resilience(
+						true, Duration.ofMillis(500), true, Duration.ofSeconds(2), 5000));
+				assertThat(descriptor.state().outages()).isNotNull();
+				assertThat(descriptor.state().outages().unreachable()).isEmpty();
 			});
 	}
 

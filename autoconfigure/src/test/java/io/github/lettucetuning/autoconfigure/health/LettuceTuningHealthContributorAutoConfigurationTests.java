@@ -9,7 +9,11 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration;
+import org.springframework.boot.data.redis.health.DataRedisHealthIndicator;
+import org.springframework.boot.data.redis.health.DataRedisReactiveHealthIndicator;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
@@ -35,24 +39,37 @@ class LettuceTuningHealthContributorAutoConfigurationTests {
 				LettuceTuningHealthContributorAutoConfiguration.class));
 
 	@Test
-	void registersTheLettuceIndicatorWithATwoSecondTimeout() {
+	void registersTheBoundedIndicatorWithATwoSecondTimeout() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(LettuceHealthIndicator.class).hasBean("lettuceHealthIndicator");
+			assertThat(context).hasSingleBean(LettuceHealthIndicator.class).hasBean("redisHealthContributor");
 			assertThat(context.getBean(LettuceHealthIndicator.class).getTimeout()).isEqualTo(Duration.ofSeconds(2));
 		});
 	}
 
 	@Test
-	void contributesUnderTheKeyLettuceNextToBootsRedis() {
+	void takesThePlaceOfBootsRedisContributorsImperativeAndReactive() {
 		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(DataRedisReactiveAutoConfiguration.class,
+					HealthContributorAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
+					DataRedisHealthContributorAutoConfiguration.class,
+					DataRedisReactiveHealthContributorAutoConfiguration.class))
+			.run((context) -> {
+				HealthContributorRegistry registry = context.getBean(HealthContributorRegistry.class);
+				assertThat(registry.getContributor("redis")).isInstanceOf(LettuceHealthIndicator.class);
+				assertThat(registry.getContributor("lettuce")).isNull();
+				assertThat(context).doesNotHaveBean(DataRedisHealthIndicator.class)
+					.doesNotHaveBean(DataRedisReactiveHealthIndicator.class);
+			});
+	}
+
+	@Test
+	void bootsRedisContributorStaysWhenTuningIsDisabled() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.enabled=false")
 			.withConfiguration(AutoConfigurations.of(HealthContributorAutoConfiguration.class,
 					HealthContributorRegistryAutoConfiguration.class,
 					DataRedisHealthContributorAutoConfiguration.class))
-			.run((context) -> {
-				HealthContributorRegistry registry = context.getBean(HealthContributorRegistry.class);
-				assertThat(registry.getContributor("lettuce")).isInstanceOf(LettuceHealthIndicator.class);
-				assertThat(registry.getContributor("redis")).isNotNull();
-			});
+			.run((context) -> assertThat(context.getBean(HealthContributorRegistry.class).getContributor("redis"))
+				.isInstanceOf(DataRedisHealthIndicator.class));
 	}
 
 	@Test
@@ -73,15 +90,15 @@ class LettuceTuningHealthContributorAutoConfigurationTests {
 
 	@Test
 	void runWhenDisabledShouldNotCreateIndicator() {
-		this.contextRunner.withPropertyValues("management.health.lettuce.enabled=false")
+		this.contextRunner.withPropertyValues("management.health.redis.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LettuceHealthIndicator.class));
 	}
 
 	@Test
-	void backsOffFromABeanNamedLettuceHealthIndicator() {
+	void backsOffFromABeanNamedRedisHealthIndicator() {
 		this.contextRunner.withUserConfiguration(UserIndicatorConfiguration.class).run((context) -> {
 			assertThat(context).doesNotHaveBean(LettuceHealthIndicator.class);
-			assertThat(context.getBean("lettuceHealthIndicator")).isInstanceOf(HealthIndicator.class);
+			assertThat(context.getBean("redisHealthIndicator")).isInstanceOf(HealthIndicator.class);
 		});
 	}
 
@@ -101,7 +118,7 @@ class LettuceTuningHealthContributorAutoConfigurationTests {
 	static class UserIndicatorConfiguration {
 
 		@Bean
-		HealthIndicator lettuceHealthIndicator() {
+		HealthIndicator redisHealthIndicator() {
 			return () -> Health.up().build();
 		}
 

@@ -1,6 +1,8 @@
 package io.github.lettucetuning.autoconfigure.socket;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
@@ -14,6 +16,7 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SocketOptions.KeepAliveOptions;
 import io.lettuce.core.SocketOptions.TcpUserTimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.NettyCustomizer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +30,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
@@ -72,8 +76,8 @@ class LettuceTuningSocketConfigurationTests {
 	void everyConnectionMergesFlushesByDefault() {
 		this.contextRunner.run((context) -> {
 			NettyCustomizer customizer = context.getBean(ClientResources.class).nettyCustomizer();
-			assertThat(customizer).isInstanceOfSatisfying(FlushConsolidation.class,
-					(consolidation) -> assertThat(consolidation.maxFlushes()).isEqualTo(256));
+			assertThat(CompositeNettyCustomizer.find(customizer, FlushConsolidation.class))
+				.satisfies((consolidation) -> assertThat(consolidation.maxFlushes()).isEqualTo(256));
 		});
 	}
 
@@ -185,12 +189,35 @@ class LettuceTuningSocketConfigurationTests {
 	}
 
 	@Test
-	void reconnectBackoffIsCapped() {
-		this.contextRunner.run((context) -> assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(20))
-			.isEqualTo(Duration.ofSeconds(1)));
+	void reconnectBackoffIsCappedAndJittered() {
+		this.contextRunner.run((context) -> assertThat(delays(context, 20)).allSatisfy(
+				(delay) -> assertThat(delay).isBetween(Duration.ofMillis(500), Duration.ofSeconds(1)))
+			.satisfies((delays) -> assertThat(delays.stream().distinct().count()).isGreaterThan(5)));
 		this.contextRunner.withPropertyValues("lettuce.tuning.socket.reconnect.max-delay=5s")
-			.run((context) -> assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(20))
-				.isEqualTo(Duration.ofSeconds(5)));
+			.run((context) -> assertThat(delays(context, 20))
+				.allSatisfy((delay) -> assertThat(delay).isBetween(Duration.ofMillis(2500), Duration.ofSeconds(5))));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.reconnect.jitter=decorrelated")
+			.run((context) -> assertThat(delays(context, 20))
+				.allSatisfy((delay) -> assertThat(delay).isBetween(Duration.ZERO, Duration.ofSeconds(1)))
+				.satisfies((delays) -> assertThat(delays.stream().distinct().count()).isGreaterThan(5)));
+		this.contextRunner.withPropertyValues("lettuce.tuning.socket.reconnect.jitter=none")
+			.run((context) -> assertThat(delays(context, 20)).containsOnly(Duration.ofSeconds(1)));
+	}
+
+	// Twenty connections' delays for their attempt-th attempt, each connection's watchdog
+	// drawing from a delay of its own, attempt after attempt.
+	private static List<Duration> delays(ApplicationContext context, int attempt) {
+		ClientResources resources = context.getBean(ClientResources.class);
+		List<Duration> delays = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			Delay delay = resources.reconnectDelay();
+			Duration last = Duration.ZERO;
+			for (int n = 1; n <= attempt; n++) {
+				last = delay.createDelay(n);
+			}
+			delays.add(last);
+		}
+		return delays;
 	}
 
 	@Test

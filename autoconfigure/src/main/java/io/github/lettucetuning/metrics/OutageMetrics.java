@@ -1,0 +1,41 @@
+package io.github.lettucetuning.metrics;
+
+import io.github.lettucetuning.resilience.OutageGuard;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Binds the meters of the {@link OutageGuard}: {@code lettuce.tuning.commands.waiting},
+ * the commands sent on open connections that await a reply (the request queue, which is
+ * bounded per connection), and {@code lettuce.tuning.connections.unreachable}, the
+ * connections whose commands fail fast because their server has been unreachable for
+ * longer than the grace or stopped answering.
+ *
+ * @since 0.1.0
+ */
+public final class OutageMetrics implements MeterBinder {
+
+	private final OutageGuard guard;
+
+	/**
+	 * Create a binder for the given guard.
+	 * @param guard the guard on the client's connections
+	 */
+	public OutageMetrics(OutageGuard guard) {
+		this.guard = guard;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		Gauge.builder("lettuce.tuning.commands.waiting", this.guard, OutageGuard::waitingCommands)
+			.description("Commands sent on open connections that await a reply")
+			.baseUnit("commands")
+			.register(registry);
+		Gauge.builder("lettuce.tuning.connections.unreachable", this.guard, (guard) -> guard.outages().size())
+			.description("Connections whose commands fail fast because their server is unreachable")
+			.baseUnit("connections")
+			.register(registry);
+	}
+
+}

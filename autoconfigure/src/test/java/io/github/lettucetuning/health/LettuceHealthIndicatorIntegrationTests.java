@@ -1,0 +1,136 @@
+package io.github.lettucetuning.health;
+
+import java.time.Duration;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContributorAutoConfiguration;
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * The bounded {@code redis} health check against a real server: up with Boot's
+ * {@code version} detail, down within its timeout when the server is frozen or stopped,
+ * and {@code PING} for a user whose ACL denies {@code INFO}.
+ */
+@RedisStandaloneTest
+@Timeout(60)
+class LettuceHealthIndicatorIntegrationTests {
+
+	private final RedisStandalone redis;
+
+	private ApplicationContextRunner contextRunner;
+
+	LettuceHealthIndicatorIntegrationTests(RedisStandalone redis) {
+		this.redis = redis;
+	}
+
+	@BeforeEach
+	void prepare() {
+		this.contextRunner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class,
+					DataRedisAutoConfiguration.class, LettuceTuningHealthContributorAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
+					"spring.data.redis.port=" + this.redis.port(), "lettuce.tuning.health.timeout=500ms",
+					"lettuce.tuning.resilience.stall-detection.enabled=false");
+	}
+
+	@AfterEach
+	void restore() {
+		this.redis.node().resume();
+		if (!this.redis.node().isAlive()) {
+			this.redis.node().restart();
+		}
+	}
+
+	@Test
+	void upWithTheServersVersion() {
+		this.contextRunner.run((context) -> {
+			Health health = context.getBean(LettuceHealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("version", this.redis.node().info("server").get("redis_version"))
+				.containsEntry("check", "info")
+				.containsEntry("mode", "shared");
+		});
+	}
+
+	@Test
+	void downWithinTheTimeoutWhenTheServerIsFrozenAndUpWhenItWakes() {
+		this.contextRunner.run((context) -> {
+			LettuceHealthIndicator indicator = context.getBean(LettuceHealthIndicator.class);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			this.redis.node().pause();
+			for (int i = 0; i < 3; i++) {
+				long start = System.nanoTime();
+				Health health = indicator.health();
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(900));
+				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(health.getDetails()).containsKey("error");
+			}
+			this.redis.node().resume();
+			awaitStatus(indicator, Status.UP);
+		});
+	}
+
+	@Test
+	void downWhenTheServerIsStoppedAndUpWhenItReturns() {
+		this.contextRunner.run((context) -> {
+			LettuceHealthIndicator indicator = context.getBean(LettuceHealthIndicator.class);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			this.redis.node().kill();
+			long start = System.nanoTime();
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(900));
+			this.redis.node().restart();
+			awaitStatus(indicator, Status.UP);
+		});
+	}
+
+	@Test
+	void aUserWhoMayNotRunInfoIsCheckedWithPing() {
+		this.redis.node().command("ACL", "SETUSER", "limited", "on", ">limited-pw", "~*", "+@all", "-info");
+		try {
+			this.contextRunner
+				.withPropertyValues("spring.data.redis.username=limited", "spring.data.redis.password=limited-pw")
+				.run((context) -> {
+					LettuceHealthIndicator indicator = context.getBean(LettuceHealthIndicator.class);
+					for (int i = 0; i < 2; i++) {
+						Health health = indicator.health();
+						assertThat(health.getStatus()).isEqualTo(Status.UP);
+						assertThat(health.getDetails()).containsEntry("check", "ping").doesNotContainKey("version");
+					}
+				});
+		}
+		finally {
+			this.redis.node().command("ACL", "DELUSER", "limited");
+		}
+	}
+
+	@Test
+	void rejectsANonPositiveTimeout() {
+		this.contextRunner.run((context) -> assertThatIllegalArgumentException().isThrownBy(
+				() -> new LettuceHealthIndicator(context.getBean(LettuceTuningConnectionFactory.class), Duration.ZERO)));
+	}
+
+	private static void awaitStatus(LettuceHealthIndicator indicator, Status status) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (!status.equals(indicator.health().getStatus())) {
+			assertThat(System.nanoTime()).as("health %s within 5 s", status).isLessThan(deadline);
+			Thread.sleep(50);
+		}
+	}
+
+}
