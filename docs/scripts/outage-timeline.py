@@ -3,8 +3,8 @@
 
 Usage: python3 docs/scripts/outage-timeline.py [autoconfigure/target/outage] [docs/outages-timeline.svg]
 Four panels (stop and freeze, stock Boot and lettuce-tuning): one dot per SET+GET pair at the moment it
-started, its height how long it took (log scale), red when it failed; health requests as ticks on top,
-green UP, red DOWN, grey when no answer came; the outage shaded.
+started, its height how long it took (log scale), red when it failed; health requests as triangles on the
+same axes, green UP, red DOWN, grey when no answer came; the outage shaded.
 """
 import csv
 import math
@@ -37,7 +37,7 @@ def panel(rows, title, top, span):
     x = lambda ms: LEFT + float(ms) / span * PLOT_W
     start, end = float(rows[0]["outage_start_ms"]), float(rows[0]["outage_end_ms"])
     out.append(f'<text x="{LEFT}" y="{top - 8}" font-size="13" font-weight="bold">{title}</text>')
-    out.append(f'<rect x="{x(start):.1f}" y="{top}" width="{x(end) - x(start):.1f}" height="{height + 14}" fill="#f3e3c3"/>')
+    out.append(f'<rect x="{x(start):.1f}" y="{top + 14}" width="{x(end) - x(start):.1f}" height="{height}" fill="#f3e3c3"/>')
     out.append(f'<rect x="{LEFT}" y="{top + 14}" width="{PLOT_W}" height="{height}" fill="none" stroke="#999"/>')
     for ms in (1, 10, 100, 1000, 10000):
         y = y_of(ms, top + 14, height)
@@ -47,7 +47,9 @@ def panel(rows, title, top, span):
     for row in rows:
         if row["kind"] == "health":
             color = {"up": "#2a9d3a", "down": "#d62728"}.get(row["outcome"], "#888")
-            out.append(f'<rect x="{x(row["start_ms"]):.1f}" y="{top + 2}" width="2" height="9" fill="{color}"/>')
+            cx, cy = x(row["start_ms"]), y_of(row["duration_ms"], top + 14, height)
+            out.append(f'<polygon points="{cx:.1f},{cy - 5:.1f} {cx - 4:.1f},{cy + 3:.1f} {cx + 4:.1f},{cy + 3:.1f}" '
+                       f'fill="{color}" stroke="white" stroke-width="0.5"/>')
         else:
             color = "#1f5fbf" if row["outcome"] == "ok" else "#d62728"
             out.append(f'<circle cx="{x(row["start_ms"]):.1f}" cy="{y_of(row["duration_ms"], top + 14, height):.1f}" '
@@ -65,10 +67,11 @@ def main():
     for s in range(0, int(span / 1000) + 1, 2):
         xs = LEFT + s * 1000 / span * PLOT_W
         body.append(f'<text x="{xs:.1f}" y="{axis_y}" font-size="10" text-anchor="middle">{s} s</text>')
-    height = axis_y + 30
-    legend = (f'<text x="{LEFT}" y="{height - 8}" font-size="11">Dots: SET+GET pairs by start time and duration '
-              '(blue ok, red failed). Ticks on top: health requests (green UP, red DOWN, grey no answer). '
-              'Shaded: the outage.</text>')
+    height = axis_y + 44
+    legend = (f'<text x="{LEFT}" y="{height - 22}" font-size="11">Dots: SET+GET pairs of 16 threads, by start time '
+              '(x) and duration (y, log); blue succeeded, red failed. Shaded: the outage.</text>'
+              f'<text x="{LEFT}" y="{height - 8}" font-size="11">Triangles: /actuator/health requests, four a second, '
+              'by start time and duration; green UP, red DOWN, grey no answer before the test ended.</text>')
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" font-family="sans-serif">',
            f'<rect width="{WIDTH}" height="{height}" fill="white"/>'] + body + [legend, '</svg>']
     with open(TARGET, "w") as f:
