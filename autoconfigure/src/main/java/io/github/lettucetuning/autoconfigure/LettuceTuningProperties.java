@@ -614,7 +614,7 @@ public class LettuceTuningProperties implements InitializingBean {
 	public static class Reconnect {
 
 		/**
-		 * Longest wait between two reconnect attempts; the delay doubles from 1ms up to it.
+		 * Longest wait between two reconnect attempts; the delay doubles from 8ms up to it.
 		 * In a cluster each failed attempt can trigger a topology refresh
 		 * ('persistent-reconnects'), so a short maximum finds a promoted replica sooner.
 		 * Lettuce's default is 30s.
@@ -920,8 +920,8 @@ public class LettuceTuningProperties implements InitializingBean {
 	public static class FailFast {
 
 		/**
-		 * Whether commands fail at once once a connection has been down for longer than
-		 * the grace.
+		 * Whether commands fail at once when their connection has been down for longer
+		 * than the grace.
 		 */
 		private boolean enabled = true;
 
