@@ -16,7 +16,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A cluster master whose host dies without a TCP reset (its ports blackholed, its process
@@ -42,8 +41,7 @@ class ClusterBlackholeIntegrationTests {
 
 	@BeforeEach
 	void requireBlackholing() {
-		NetworkBlackhole.Availability availability = NetworkBlackhole.availability();
-		assumeTrue(availability.available(), "Skipping dead-host tests: " + availability.reason());
+		NetworkBlackhole.assumeAvailable();
 	}
 
 	@Test

@@ -13,7 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.lettucetuning.resilience.OutageTimeline.Kind;
 import io.github.lettucetuning.resilience.OutageTimeline.Outcome;
+import io.github.lettucetuning.testsupport.fault.Faults;
+import io.github.lettucetuning.testsupport.fault.NetworkBlackhole;
 import io.github.lettucetuning.testsupport.server.RedisNode;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.health.contributor.Status;
@@ -187,7 +190,31 @@ final class OutageScenario {
 				node.resume();
 			}
 
+		},
+
+		/**
+		 * Packets to the server's port are dropped (the host vanished without a reset), then
+		 * let through again. Needs root and iptables or nft.
+		 */
+		BLACKHOLE {
+
+			@Override
+			void begin(RedisNode node) {
+				blackhole = Faults.blackhole(node);
+			}
+
+			@Override
+			void end(RedisNode node) {
+				NetworkBlackhole current = blackhole;
+				if (current != null) {
+					current.heal();
+				}
+				blackhole = null;
+			}
+
 		};
+
+		private static volatile @Nullable NetworkBlackhole blackhole;
 
 		abstract void begin(RedisNode node);
 

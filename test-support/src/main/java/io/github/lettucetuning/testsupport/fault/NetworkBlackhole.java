@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Drops every TCP packet to and from a local port, so that connections neither fail nor
@@ -177,6 +178,20 @@ public final class NetworkBlackhole implements Fault {
 	@Override
 	public String toString() {
 		return "NetworkBlackhole[port=" + this.port + ", backend=" + backend() + ", active=" + isActive() + "]";
+	}
+
+	/**
+	 * Skip the calling test, saying why, where blackholing cannot work here; fail it
+	 * instead when the {@code CI} environment variable is {@code true}, since CI runs as
+	 * root with {@code iptables} installed and a skipped fault test there would hide a
+	 * broken set-up.
+	 */
+	public static void assumeAvailable() {
+		Availability availability = availability();
+		if (!availability.available() && "true".equalsIgnoreCase(System.getenv("CI"))) {
+			throw new AssertionError("Network blackholing must work in CI (CI=true): " + availability.reason());
+		}
+		Assumptions.assumeTrue(availability.available(), "Skipping a blackhole test: " + availability.reason());
 	}
 
 	/**
