@@ -124,7 +124,10 @@ public final class OutageGuard implements NettyCustomizer {
 		this.open.remove(handler);
 	}
 
+	// Connections closed while unreachable (a cluster node that left) send no event: drop
+	// them here, so the set never outgrows the connections that exist.
 	void unreachable(ConnectionLink link) {
+		this.unreachable.removeIf(ConnectionLink::isClosed);
 		this.unreachable.add(link);
 	}
 

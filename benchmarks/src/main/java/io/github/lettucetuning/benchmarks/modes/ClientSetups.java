@@ -29,6 +29,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code lettuce-multi-Kx-io1}: the raw round-robin set on a single event loop.</li>
  * <li>{@code tuning-shared-unmerged}: lettuce-tuning's default mode with flush
  * consolidation switched off, the reference that shows what merging flushes is worth.</li>
+ * <li>{@code tuning-shared-unguarded}: the default mode without the outage guard and with
+ * Lettuce's unbounded request queue, the reference that shows what the guard costs.</li>
  * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
  * epoll transport added by hand, the reference that shows how much of a difference comes
  * from the transport.</li>
@@ -75,6 +77,10 @@ final class ClientSetups {
 				return spring(SpringSetup.of(), host, port);
 			case "tuning-shared-unmerged":
 				return spring(SpringSetup.of("lettuce.tuning.socket.flush-consolidation.enabled=false"), host, port);
+			case "tuning-shared-unguarded":
+				return spring(SpringSetup.of("lettuce.tuning.resilience.fail-fast.enabled=false",
+						"lettuce.tuning.resilience.stall-detection.enabled=false",
+						"lettuce.tuning.resilience.request-queue-size=" + Integer.MAX_VALUE), host, port);
 			default:
 				return openSized(name, host, port);
 		}
