@@ -3,6 +3,7 @@ package io.github.lettucetuning.autoconfigure;
 import io.github.lettucetuning.autoconfigure.cluster.LettuceTuningClusterConfiguration;
 import io.github.lettucetuning.autoconfigure.cluster.LettuceTuningSentinelConfiguration;
 import io.github.lettucetuning.autoconfigure.connection.LettuceTuningConnectionConfiguration;
+import io.github.lettucetuning.autoconfigure.observation.LettuceTuningObservationConfiguration;
 import io.github.lettucetuning.autoconfigure.resilience.LettuceTuningResilienceConfiguration;
 import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
 import io.github.lettucetuning.autoconfigure.socket.LettuceTuningSocketConfiguration;
@@ -35,7 +36,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @Import({ LettuceTuningTimerConfiguration.class, LettuceTuningResourcesConfiguration.class,
 		LettuceTuningConnectionConfiguration.class, LettuceTuningClusterConfiguration.class,
 		LettuceTuningSentinelConfiguration.class, LettuceTuningSocketConfiguration.class,
-		LettuceTuningResilienceConfiguration.class })
+		LettuceTuningResilienceConfiguration.class, LettuceTuningObservationConfiguration.class })
 public final class LettuceTuningAutoConfiguration {
 
 }
