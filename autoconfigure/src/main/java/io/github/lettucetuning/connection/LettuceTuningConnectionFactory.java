@@ -17,7 +17,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClusterConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
@@ -39,11 +43,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  */
 public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
-	private final ConnectionMode mode;
-
-	private final int connections;
-
-	private final SelectionPolicy selectionPolicy;
+	private final Sharing sharing;
 
 	private @Nullable DedicatedConnectionProviderFactory dedicatedConnections;
 
@@ -62,7 +62,9 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	private volatile @Nullable ConnectionHooks listenerHooks;
 
 	/**
-	 * Create a factory.
+	 * Create a factory for the given configuration, through the constructor of its type so
+	 * that the factory reports it as {@link LettuceConnectionFactory}'s typed constructors
+	 * do.
 	 * @param configuration where Redis is: standalone, Sentinel, cluster or static
 	 * master/replica
 	 * @param clientConfiguration how to connect
@@ -70,17 +72,97 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @param connections the number of shared connections ({@code 1} unless the mode is
 	 * {@link ConnectionMode#MULTI})
 	 * @param selectionPolicy how a shared connection is picked per operation
+	 * @return the factory
 	 */
-	public LettuceTuningConnectionFactory(RedisConfiguration configuration,
+	public static LettuceTuningConnectionFactory of(RedisConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		if (configuration instanceof RedisStandaloneConfiguration standalone) {
+			return new LettuceTuningConnectionFactory(standalone, clientConfiguration, mode, connections,
+					selectionPolicy);
+		}
+		if (configuration instanceof RedisSentinelConfiguration sentinel) {
+			return new LettuceTuningConnectionFactory(sentinel, clientConfiguration, mode, connections,
+					selectionPolicy);
+		}
+		if (configuration instanceof RedisClusterConfiguration cluster) {
+			return new LettuceTuningConnectionFactory(cluster, clientConfiguration, mode, connections,
+					selectionPolicy);
+		}
+		if (configuration instanceof RedisStaticMasterReplicaConfiguration masterReplica) {
+			return new LettuceTuningConnectionFactory(masterReplica, clientConfiguration, mode, connections,
+					selectionPolicy);
+		}
+		throw new IllegalArgumentException("Unsupported Redis configuration " + configuration.getClass().getName());
+	}
+
+	/**
+	 * Create a factory for a standalone server.
+	 * @param configuration the server
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisStandaloneConfiguration configuration,
 			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
 			SelectionPolicy selectionPolicy) {
 		super(configuration, clientConfiguration);
-		if (connections < 1 || (mode != ConnectionMode.MULTI && connections != 1)) {
-			throw new IllegalArgumentException("Mode " + mode + " cannot use " + connections + " shared connections");
-		}
-		this.mode = mode;
-		this.connections = connections;
-		this.selectionPolicy = selectionPolicy;
+		this.sharing = new Sharing(mode, connections, selectionPolicy);
+		setShareNativeConnection(mode != ConnectionMode.POOLED);
+	}
+
+	/**
+	 * Create a factory for a server found through Sentinel.
+	 * @param configuration the Sentinel configuration
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisSentinelConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		super(configuration, clientConfiguration);
+		this.sharing = new Sharing(mode, connections, selectionPolicy);
+		setShareNativeConnection(mode != ConnectionMode.POOLED);
+	}
+
+	/**
+	 * Create a factory for a cluster.
+	 * @param configuration the cluster configuration
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisClusterConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		super(configuration, clientConfiguration);
+		this.sharing = new Sharing(mode, connections, selectionPolicy);
+		setShareNativeConnection(mode != ConnectionMode.POOLED);
+	}
+
+	/**
+	 * Create a factory for a static master/replica setup. Like
+	 * {@link LettuceConnectionFactory}, which has no typed constructor for it, the factory
+	 * then reports the default standalone configuration.
+	 * @param configuration the master/replica nodes
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisStaticMasterReplicaConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		super(configuration, clientConfiguration);
+		this.sharing = new Sharing(mode, connections, selectionPolicy);
 		setShareNativeConnection(mode != ConnectionMode.POOLED);
 	}
 
@@ -122,7 +204,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @return the mode
 	 */
 	public ConnectionMode getMode() {
-		return this.mode;
+		return this.sharing.mode();
 	}
 
 	/**
@@ -130,7 +212,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @return the selection policy
 	 */
 	public SelectionPolicy getSelectionPolicy() {
-		return this.selectionPolicy;
+		return this.sharing.selectionPolicy();
 	}
 
 	/**
@@ -138,7 +220,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @return the size of the shared connection set
 	 */
 	public int getSharedConnectionCount() {
-		return this.connections;
+		return this.sharing.connections();
 	}
 
 	/**
@@ -171,7 +253,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
 		LettuceConnectionProvider raw = super.doCreateConnectionProvider(client, codec);
 		boolean imperative = codec instanceof ByteArrayCodec;
-		SharedConnectionSet set = new SharedConnectionSet(raw, this.connections, this.selectionPolicy,
+		SharedConnectionSet set = new SharedConnectionSet(raw, this.sharing.connections(), this.sharing.selectionPolicy(),
 				this::translate);
 		LettuceConnectionProvider dedicated = (this.dedicatedConnections != null)
 				? this.dedicatedConnections.create(raw) : raw;
@@ -254,7 +336,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	// listener's hooks (or none) serve every operation without allocating.
 	private @Nullable ConnectionHooks hooks(@Nullable StatefulConnection<?, ?> sharedConnection) {
 		ConnectionHooks listenerHooks = this.listenerHooks;
-		if (sharedConnection != null && this.selectionPolicy == SelectionPolicy.LEAST_IN_FLIGHT) {
+		if (sharedConnection != null && this.sharing.selectionPolicy() == SelectionPolicy.LEAST_IN_FLIGHT) {
 			return new ConnectionHooks(sharedConnection, this.imperativeConnections,
 					(listenerHooks != null) ? listenerHooks.listener : null);
 		}
@@ -413,6 +495,21 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		void closed() {
 			if (this.set != null && this.shared != null && this.closed.compareAndSet(false, true)) {
 				this.set.release(this.shared);
+			}
+		}
+
+	}
+
+	/**
+	 * How plain commands are spread: the mode, its number of shared connections and the
+	 * policy that picks one.
+	 */
+	private record Sharing(ConnectionMode mode, int connections, SelectionPolicy selectionPolicy) {
+
+		Sharing {
+			if (connections < 1 || (mode != ConnectionMode.MULTI && connections != 1)) {
+				throw new IllegalArgumentException(
+						"Mode " + mode + " cannot use " + connections + " shared connections");
 			}
 		}
 
