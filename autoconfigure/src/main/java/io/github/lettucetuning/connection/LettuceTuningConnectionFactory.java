@@ -245,7 +245,9 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		super.start();
 		if (this.prewarmDedicatedConnections && this.dedicatedConnections != null
 				&& this.imperativeDedicated instanceof DedicatedConnectionPool pool) {
-			pool.prewarm(isClusterAware() ? StatefulRedisClusterConnection.class : StatefulConnection.class);
+			// Spring Data borrows dedicated connections as StatefulConnection in a cluster too
+			// (LettuceConnection#doGetAsyncDedicatedConnection), so that is the pool to fill.
+			pool.prewarm(StatefulConnection.class);
 		}
 	}
 
