@@ -233,6 +233,28 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
+	 * Return what is in flight on each shared connection of the imperative API:
+	 * operations between {@code getConnection()} and {@code close()}.
+	 * @return the counts in member order, zeros before start and in pooled mode
+	 */
+	public int[] getSharedInFlight() {
+		return inFlight(this.imperativeConnections);
+	}
+
+	/**
+	 * Return what is in flight on each shared connection of the reactive API: commands
+	 * from subscription until they complete, fail or are cancelled.
+	 * @return the counts in member order, zeros before start and in pooled mode
+	 */
+	public int[] getReactiveInFlight() {
+		return inFlight(this.reactiveConnections);
+	}
+
+	private int[] inFlight(@Nullable SharedConnectionSet set) {
+		return (set != null) ? set.inFlight() : new int[this.sharing.connections()];
+	}
+
+	/**
 	 * Return the provider of dedicated connections of the imperative API, once started.
 	 * @return the dedicated connection provider, or {@code null} before start
 	 */
@@ -255,10 +277,14 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
 		LettuceConnectionProvider raw = super.doCreateConnectionProvider(client, codec);
 		boolean imperative = codec instanceof ByteArrayCodec;
-		SharedConnectionSet set = new SharedConnectionSet(raw, this.sharing.connections(), this.sharing.selectionPolicy(),
-				this::translate);
+		SharedConnectionSet set = new SharedConnectionSet(raw, this.sharing.connections(),
+				this.sharing.selectionPolicy(), this::translate);
+		set.setValidateConnection(getValidateConnection());
 		LettuceConnectionProvider dedicated = (this.dedicatedConnections != null)
 				? this.dedicatedConnections.create(raw) : raw;
+		if (dedicated instanceof DedicatedConnectionPool pool) {
+			pool.setValidateConnection(getValidateConnection());
+		}
 		if (imperative) {
 			this.imperativeConnections = set;
 			this.imperativeDedicated = dedicated;
@@ -301,7 +327,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		if (!getShareNativeConnection() || set == null) {
 			return null;
 		}
-		return (StatefulConnection<ByteBuffer, ByteBuffer>) set.select();
+		return (StatefulConnection<ByteBuffer, ByteBuffer>) set.selectCountingCommands();
 	}
 
 	@Override
@@ -312,10 +338,16 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		if (hooks == null) {
 			return super.doCreateLettuceConnection(sharedConnection, connectionProvider, timeout, database);
 		}
-		LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
-				database, hooks);
-		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
-		return connection;
+		try {
+			LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
+					database, hooks);
+			connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
+			return connection;
+		}
+		catch (RuntimeException ex) {
+			hooks.closed();
+			throw ex;
+		}
 	}
 
 	@Override
@@ -328,17 +360,23 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 			return super.doCreateLettuceClusterConnection(sharedConnection, connectionProvider, topologyProvider,
 					clusterCommandExecutor, commandTimeout);
 		}
-		LettuceClusterConnection connection = new TunedLettuceClusterConnection(sharedConnection,
-				connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout, hooks);
-		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
-		return connection;
+		try {
+			LettuceClusterConnection connection = new TunedLettuceClusterConnection(sharedConnection,
+					connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout, hooks);
+			connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
+			return connection;
+		}
+		catch (RuntimeException ex) {
+			hooks.closed();
+			throw ex;
+		}
 	}
 
-	// Least-in-flight counts each operation, so it needs hooks of its own; otherwise the
-	// listener's hooks (or none) serve every operation without allocating.
+	// Every operation on a shared connection is counted in flight, so it needs hooks of its
+	// own; otherwise (pooled mode) the listener's hooks, or none, serve every operation.
 	private @Nullable ConnectionHooks hooks(@Nullable StatefulConnection<?, ?> sharedConnection) {
 		ConnectionHooks listenerHooks = this.listenerHooks;
-		if (sharedConnection != null && this.sharing.selectionPolicy() == SelectionPolicy.LEAST_IN_FLIGHT) {
+		if (sharedConnection != null) {
 			return new ConnectionHooks(sharedConnection, this.imperativeConnections,
 					(listenerHooks != null) ? listenerHooks.listener : null);
 		}
@@ -372,34 +410,38 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Check every open shared connection with a PING and close those that fail; they
-	 * reopen on next use.
+	 * Check every open shared connection with a PING and replace those that are not open
+	 * or do not answer, as Spring Data Redis does with its one shared connection.
 	 */
 	@Override
 	public void validateConnection() {
 		for (SharedConnectionSet set : new SharedConnectionSet[] { this.imperativeConnections,
 				this.reactiveConnections }) {
-			if (set != null && !allAnswer(set)) {
-				set.close();
+			if (set != null) {
+				set.validate();
 			}
 		}
 	}
 
-	private static boolean allAnswer(SharedConnectionSet set) {
-		for (StatefulConnection<?, ?> connection : set.connections()) {
-			try {
-				if (connection instanceof StatefulRedisConnection<?, ?> redis) {
-					redis.sync().ping();
-				}
-				else if (connection instanceof StatefulRedisClusterConnection<?, ?> cluster) {
-					cluster.sync().ping();
-				}
-			}
-			catch (RuntimeException ex) {
-				return false;
+	/**
+	 * Set whether to validate a shared connection with a PING each time an operation
+	 * picks it, replacing it when it is not open or does not answer (as
+	 * {@link LettuceConnectionFactory} does with its one shared connection), and whether
+	 * the dedicated pool validates a connection the same way before lending it.
+	 * @param validateConnection whether to validate connections before use
+	 */
+	@Override
+	public void setValidateConnection(boolean validateConnection) {
+		super.setValidateConnection(validateConnection);
+		for (SharedConnectionSet set : new SharedConnectionSet[] { this.imperativeConnections,
+				this.reactiveConnections }) {
+			if (set != null) {
+				set.setValidateConnection(validateConnection);
 			}
 		}
-		return true;
+		if (this.imperativeDedicated instanceof DedicatedConnectionPool pool) {
+			pool.setValidateConnection(validateConnection);
+		}
 	}
 
 	/**
@@ -467,9 +509,10 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	/**
 	 * What a Spring Data connection reports: a failed command to the exception listener,
-	 * and, once, the end of its operation to least-in-flight selection (closing a
-	 * connection twice must not count twice). Only least-in-flight operations get an
-	 * instance of their own; otherwise the factory's one instance serves every operation.
+	 * and, once, the end of its operation to the shared connection set's in-flight count
+	 * (closing a connection twice must not count twice). Every operation on a shared
+	 * connection gets an instance of its own; otherwise the factory's one instance serves
+	 * every operation.
 	 */
 	private static final class ConnectionHooks {
 
