@@ -233,6 +233,15 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
+	 * Return the shared connections of the reactive API opened so far.
+	 * @return the open shared reactive connections
+	 */
+	public List<StatefulConnection<?, ?>> getSharedReactiveConnections() {
+		SharedConnectionSet set = this.reactiveConnections;
+		return (set != null) ? set.connections() : List.of();
+	}
+
+	/**
 	 * Return what is in flight on each shared connection of the imperative API:
 	 * operations between {@code getConnection()} and {@code close()}.
 	 * @return the counts in member order, zeros before start and in pooled mode

@@ -11,6 +11,7 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.netty.channel.EventLoop;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -23,7 +24,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  * when its connection is closed for good or, with {@link #setValidateConnection
  * validation} on, when it fails a {@code PING} (as Spring Data Redis validates its one
  * shared connection). Picking an open member takes no lock: a volatile read and, per
- * policy, one counter.
+ * policy, one counter. A standalone member that lands on the event loop of another member
+ * is opened again, so that each member has an event loop of its own (the multi mode sizes
+ * the I/O pool to at least one loop per member).
  * <p>
  * Every member counts what is in flight on it, in every policy: operations between
  * {@link #select()} and {@link #release}, and commands of the views that
@@ -280,13 +283,42 @@ public final class SharedConnectionSet implements AutoCloseable {
 					logger.info("Replacing a shared Redis connection that is closed or failed validation");
 					closeQuietly(slot.connection);
 				}
-				Slot opened = new Slot(connect());
+				Slot opened = new Slot(connectOnOwnEventLoop());
 				this.current = opened;
 				return opened;
 			}
 			finally {
 				this.lock.unlock();
 			}
+		}
+
+		// Netty hands event loops to new channels in turn, so another connection opened
+		// meanwhile (dedicated, the other API's set) can put two members on one loop, which
+		// then serialises their I/O. Opening again moves on to the next loop; the I/O pool
+		// has at least one loop per member, so a free one comes within as many attempts.
+		private StatefulConnection<?, ?> connectOnOwnEventLoop() {
+			StatefulConnection<?, ?> connection = connect();
+			for (int attempt = 1; attempt <= SharedConnectionSet.this.members.length
+					&& sharesEventLoop(connection); attempt++) {
+				logger.debug("A shared Redis connection landed on the event loop of another member; opening another");
+				closeQuietly(connection);
+				connection = connect();
+			}
+			return connection;
+		}
+
+		private boolean sharesEventLoop(StatefulConnection<?, ?> connection) {
+			EventLoop eventLoop = ConnectionEventLoops.of(connection);
+			if (eventLoop == null) {
+				return false;
+			}
+			for (Member other : SharedConnectionSet.this.members) {
+				Slot slot = other.current;
+				if (other != this && slot != null && ConnectionEventLoops.of(slot.connection) == eventLoop) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 		private StatefulConnection<?, ?> connect() {
