@@ -43,8 +43,10 @@ public final class ConnectionMetrics implements MeterBinder {
 		register(registry, mode, "unopened", ConnectionSnapshot::unopened);
 		if (this.factory.getShareNativeConnection()) {
 			for (int member = 0; member < this.factory.getSharedConnectionCount(); member++) {
-				registerInFlight(registry, mode, "imperative", member, LettuceTuningConnectionFactory::getSharedInFlight);
-				registerInFlight(registry, mode, "reactive", member, LettuceTuningConnectionFactory::getReactiveInFlight);
+				registerInFlight(registry, mode, "imperative", member,
+						LettuceTuningConnectionFactory::getSharedInFlight);
+				registerInFlight(registry, mode, "reactive", member,
+						LettuceTuningConnectionFactory::getReactiveInFlight);
 			}
 		}
 	}

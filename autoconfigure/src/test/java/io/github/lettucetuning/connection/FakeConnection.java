@@ -32,7 +32,8 @@ import static org.mockito.Mockito.mock;
  *
  * @author lettuce-tuning
  */
-final class FakeConnection extends RedisChannelHandler<byte[], byte[]> implements StatefulRedisConnection<byte[], byte[]> {
+final class FakeConnection extends RedisChannelHandler<byte[], byte[]>
+		implements StatefulRedisConnection<byte[], byte[]> {
 
 	private static final ClientResources RESOURCES = resources();
 

@@ -207,7 +207,9 @@ class MultiModeIntegrationTests {
 				}
 				assertThat(reactive.opsForValue().get("k" + i).block(Duration.ofSeconds(5))).isEqualTo("v");
 			}
-			assertThat(eventLoops(factory.getSharedConnections())).hasSize(4).doesNotContainNull().doesNotHaveDuplicates();
+			assertThat(eventLoops(factory.getSharedConnections())).hasSize(4)
+				.doesNotContainNull()
+				.doesNotHaveDuplicates();
 			assertThat(eventLoops(factory.getSharedReactiveConnections())).hasSize(4)
 				.doesNotContainNull()
 				.doesNotHaveDuplicates();
