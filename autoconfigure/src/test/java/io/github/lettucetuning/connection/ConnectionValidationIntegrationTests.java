@@ -1,6 +1,7 @@
 package io.github.lettucetuning.connection;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
@@ -73,7 +74,7 @@ class ConnectionValidationIntegrationTests {
 			assertThat(after.get(0)).isNotSameAs(before.get(0));
 			assertThat(after.get(1)).isSameAs(before.get(1));
 			assertThat(after.get(2)).isNotSameAs(before.get(2));
-			assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(3);
+			awaitClients(3);
 		});
 	}
 
@@ -100,6 +101,15 @@ class ConnectionValidationIntegrationTests {
 			assertThat(failures).as("operations failed after the kill in %s mode", mode).isZero();
 			assertThat(this.redis.node().countClients(this.clientName)).isPositive();
 		});
+	}
+
+	// The server drops a closed connection from its client list shortly after the client closes it.
+	private void awaitClients(long expected) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (this.redis.node().countClients(this.clientName) != expected && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
+		assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(expected);
 	}
 
 	private int killOurClients() throws InterruptedException {
