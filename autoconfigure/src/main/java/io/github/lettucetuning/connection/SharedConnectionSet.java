@@ -252,7 +252,7 @@ public final class SharedConnectionSet implements AutoCloseable {
 	}
 
 	/**
-	 * One slot of the set. Opening and replacing take a {@link ReentrantLock}, not a
+	 * One member of the set. Opening and replacing take a {@link ReentrantLock}, not a
 	 * monitor: connecting blocks, and a virtual thread blocked inside
 	 * {@code synchronized} pins its carrier on JDK 21 to 23.
 	 */
