@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.support.AsyncConnectionPoolSupport;
 import io.lettuce.core.support.AsyncPool;
 import io.lettuce.core.support.BoundedPoolConfig;
@@ -57,6 +58,8 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 	private final Map<StatefulConnection<?, ?>, GenericObjectPool<StatefulConnection<?, ?>>> owners = new ConcurrentHashMap<>();
 
 	private final Map<StatefulConnection<?, ?>, AsyncPool<StatefulConnection<?, ?>>> borrowedAsync = new ConcurrentHashMap<>();
+
+	private volatile boolean validateConnection;
 
 	/**
 	 * Create a pool.
@@ -161,6 +164,19 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 	}
 
 	/**
+	 * Set whether a connection is checked with a {@code PING} before it is lent, and
+	 * replaced when it is not open or does not answer. Without it, a borrow checks nothing
+	 * unless the pool configuration tests on borrow, and then only that it is open.
+	 * @param validateConnection whether to validate before lending
+	 */
+	public void setValidateConnection(boolean validateConnection) {
+		this.validateConnection = validateConnection;
+		for (GenericObjectPool<?> pool : this.pools.values()) {
+			pool.setTestOnBorrow(validateConnection || this.config.getTestOnBorrow());
+		}
+	}
+
+	/**
 	 * Open the configured minimum of idle connections of the given type now, instead of
 	 * on first use.
 	 * @param connectionType the type of connection the callers borrow
@@ -199,6 +215,7 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 		return this.pools.computeIfAbsent(connectionType, (key) -> {
 			Factory factory = new Factory(type);
 			GenericObjectPool<StatefulConnection<?, ?>> pool = new GenericObjectPool<>(factory, this.config);
+			pool.setTestOnBorrow(this.validateConnection || this.config.getTestOnBorrow());
 			factory.pool = pool;
 			return pool;
 		});
@@ -262,7 +279,24 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 
 		@Override
 		public boolean validateObject(PooledObject<StatefulConnection<?, ?>> pooled) {
-			return pooled.getObject().isOpen();
+			StatefulConnection<?, ?> connection = pooled.getObject();
+			return connection.isOpen() && (!DedicatedConnectionPool.this.validateConnection || answers(connection));
+		}
+
+		private boolean answers(StatefulConnection<?, ?> connection) {
+			try {
+				if (connection instanceof StatefulRedisConnection<?, ?> redis) {
+					redis.sync().ping();
+				}
+				else if (connection instanceof StatefulRedisClusterConnection<?, ?> cluster) {
+					cluster.sync().ping();
+				}
+				return true;
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Validation of a dedicated Redis connection failed", ex);
+				return false;
+			}
 		}
 
 		@Override

@@ -18,7 +18,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClusterConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
@@ -40,11 +44,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  */
 public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
-	private final ConnectionMode mode;
-
-	private final int connections;
-
-	private final SelectionPolicy selectionPolicy;
+	private final Sharing sharing;
 
 	private @Nullable DedicatedConnectionProviderFactory dedicatedConnections;
 
@@ -63,7 +63,9 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	private volatile @Nullable ConnectionHooks listenerHooks;
 
 	/**
-	 * Create a factory.
+	 * Create a factory for the given configuration, through the constructor of its type so
+	 * that the factory reports it as {@link LettuceConnectionFactory}'s typed constructors
+	 * do.
 	 * @param configuration where Redis is: standalone, Sentinel, cluster or static
 	 * master/replica
 	 * @param clientConfiguration how to connect
@@ -71,17 +73,97 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @param connections the number of shared connections ({@code 1} unless the mode is
 	 * {@link ConnectionMode#MULTI})
 	 * @param selectionPolicy how a shared connection is picked per operation
+	 * @return the factory
 	 */
-	public LettuceTuningConnectionFactory(RedisConfiguration configuration,
+	public static LettuceTuningConnectionFactory of(RedisConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		if (configuration instanceof RedisStandaloneConfiguration standalone) {
+			return new LettuceTuningConnectionFactory(standalone, clientConfiguration, mode, connections,
+					selectionPolicy);
+		}
+		if (configuration instanceof RedisSentinelConfiguration sentinel) {
+			return new LettuceTuningConnectionFactory(sentinel, clientConfiguration, mode, connections,
+					selectionPolicy);
+		}
+		if (configuration instanceof RedisClusterConfiguration cluster) {
+			return new LettuceTuningConnectionFactory(cluster, clientConfiguration, mode, connections,
+					selectionPolicy);
+		}
+		if (configuration instanceof RedisStaticMasterReplicaConfiguration masterReplica) {
+			return new LettuceTuningConnectionFactory(masterReplica, clientConfiguration, mode, connections,
+					selectionPolicy);
+		}
+		throw new IllegalArgumentException("Unsupported Redis configuration " + configuration.getClass().getName());
+	}
+
+	/**
+	 * Create a factory for a standalone server.
+	 * @param configuration the server
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisStandaloneConfiguration configuration,
 			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
 			SelectionPolicy selectionPolicy) {
 		super(configuration, clientConfiguration);
-		if (connections < 1 || (mode != ConnectionMode.MULTI && connections != 1)) {
-			throw new IllegalArgumentException("Mode " + mode + " cannot use " + connections + " shared connections");
-		}
-		this.mode = mode;
-		this.connections = connections;
-		this.selectionPolicy = selectionPolicy;
+		this.sharing = new Sharing(mode, connections, selectionPolicy);
+		setShareNativeConnection(mode != ConnectionMode.POOLED);
+	}
+
+	/**
+	 * Create a factory for a server found through Sentinel.
+	 * @param configuration the Sentinel configuration
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisSentinelConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		super(configuration, clientConfiguration);
+		this.sharing = new Sharing(mode, connections, selectionPolicy);
+		setShareNativeConnection(mode != ConnectionMode.POOLED);
+	}
+
+	/**
+	 * Create a factory for a cluster.
+	 * @param configuration the cluster configuration
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisClusterConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		super(configuration, clientConfiguration);
+		this.sharing = new Sharing(mode, connections, selectionPolicy);
+		setShareNativeConnection(mode != ConnectionMode.POOLED);
+	}
+
+	/**
+	 * Create a factory for a static master/replica setup. Like
+	 * {@link LettuceConnectionFactory}, which has no typed constructor for it, the factory
+	 * then reports the default standalone configuration.
+	 * @param configuration the master/replica nodes
+	 * @param clientConfiguration how to connect
+	 * @param mode how plain commands are spread over connections
+	 * @param connections the number of shared connections ({@code 1} unless the mode is
+	 * {@link ConnectionMode#MULTI})
+	 * @param selectionPolicy how a shared connection is picked per operation
+	 */
+	public LettuceTuningConnectionFactory(RedisStaticMasterReplicaConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
+			SelectionPolicy selectionPolicy) {
+		super(configuration, clientConfiguration);
+		this.sharing = new Sharing(mode, connections, selectionPolicy);
 		setShareNativeConnection(mode != ConnectionMode.POOLED);
 	}
 
@@ -123,7 +205,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @return the mode
 	 */
 	public ConnectionMode getMode() {
-		return this.mode;
+		return this.sharing.mode();
 	}
 
 	/**
@@ -131,7 +213,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @return the selection policy
 	 */
 	public SelectionPolicy getSelectionPolicy() {
-		return this.selectionPolicy;
+		return this.sharing.selectionPolicy();
 	}
 
 	/**
@@ -139,7 +221,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 * @return the size of the shared connection set
 	 */
 	public int getSharedConnectionCount() {
-		return this.connections;
+		return this.sharing.connections();
 	}
 
 	/**
@@ -149,6 +231,37 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	public List<StatefulConnection<?, ?>> getSharedConnections() {
 		SharedConnectionSet set = this.imperativeConnections;
 		return (set != null) ? set.connections() : List.of();
+	}
+
+	/**
+	 * Return the shared connections of the reactive API opened so far.
+	 * @return the open shared reactive connections
+	 */
+	public List<StatefulConnection<?, ?>> getSharedReactiveConnections() {
+		SharedConnectionSet set = this.reactiveConnections;
+		return (set != null) ? set.connections() : List.of();
+	}
+
+	/**
+	 * Return what is in flight on each shared connection of the imperative API:
+	 * operations between {@code getConnection()} and {@code close()}.
+	 * @return the counts in member order, zeros before start and in pooled mode
+	 */
+	public int[] getSharedInFlight() {
+		return inFlight(this.imperativeConnections);
+	}
+
+	/**
+	 * Return what is in flight on each shared connection of the reactive API: commands
+	 * from subscription until they complete, fail or are cancelled.
+	 * @return the counts in member order, zeros before start and in pooled mode
+	 */
+	public int[] getReactiveInFlight() {
+		return inFlight(this.reactiveConnections);
+	}
+
+	private int[] inFlight(@Nullable SharedConnectionSet set) {
+		return (set != null) ? set.inFlight() : new int[this.sharing.connections()];
 	}
 
 	/**
@@ -164,7 +277,9 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		super.start();
 		if (this.prewarmDedicatedConnections && this.dedicatedConnections != null
 				&& this.imperativeDedicated instanceof DedicatedConnectionPool pool) {
-			pool.prewarm(isClusterAware() ? StatefulRedisClusterConnection.class : StatefulConnection.class);
+			// Spring Data borrows dedicated connections as StatefulConnection in a cluster too
+			// (LettuceConnection#doGetAsyncDedicatedConnection), so that is the pool to fill.
+			pool.prewarm(StatefulConnection.class);
 		}
 	}
 
@@ -172,10 +287,14 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
 		LettuceConnectionProvider raw = super.doCreateConnectionProvider(client, codec);
 		boolean imperative = codec instanceof ByteArrayCodec;
-		SharedConnectionSet set = new SharedConnectionSet(raw, this.connections, this.selectionPolicy,
-				this::translate);
+		SharedConnectionSet set = new SharedConnectionSet(raw, this.sharing.connections(),
+				this.sharing.selectionPolicy(), this::translate);
+		set.setValidateConnection(getValidateConnection());
 		LettuceConnectionProvider dedicated = (this.dedicatedConnections != null)
 				? this.dedicatedConnections.create(raw) : raw;
+		if (dedicated instanceof DedicatedConnectionPool pool) {
+			pool.setValidateConnection(getValidateConnection());
+		}
 		if (imperative) {
 			this.imperativeConnections = set;
 			this.imperativeDedicated = dedicated;
@@ -218,7 +337,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		if (!getShareNativeConnection() || set == null) {
 			return null;
 		}
-		return (StatefulConnection<ByteBuffer, ByteBuffer>) set.select();
+		return (StatefulConnection<ByteBuffer, ByteBuffer>) set.selectCountingCommands();
 	}
 
 	@Override
@@ -227,10 +346,18 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 			LettuceConnectionProvider connectionProvider, long timeout, int database) {
 		// Always our subclass: it words the exceptions of an outage; without hooks it allocates no more
 		ConnectionHooks hooks = hooks(sharedConnection);
-		LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
-				database, hooks);
-		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
-		return connection;
+		try {
+			LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
+					database, hooks);
+			connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
+			return connection;
+		}
+		catch (RuntimeException ex) {
+			if (hooks != null) {
+				hooks.closed();
+			}
+			throw ex;
+		}
 	}
 
 	@Override
@@ -239,17 +366,25 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
 			ClusterCommandExecutor clusterCommandExecutor, Duration commandTimeout) {
 		ConnectionHooks hooks = hooks(sharedConnection);
-		LettuceClusterConnection connection = new TunedLettuceClusterConnection(sharedConnection,
-				connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout, hooks);
-		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
-		return connection;
+		try {
+			LettuceClusterConnection connection = new TunedLettuceClusterConnection(sharedConnection,
+					connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout, hooks);
+			connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
+			return connection;
+		}
+		catch (RuntimeException ex) {
+			if (hooks != null) {
+				hooks.closed();
+			}
+			throw ex;
+		}
 	}
 
-	// Least-in-flight counts each operation, so it needs hooks of its own; otherwise the
-	// listener's hooks (or none) serve every operation without allocating.
+	// Every operation on a shared connection is counted in flight, so it needs hooks of its
+	// own; otherwise (pooled mode) the listener's hooks, or none, serve every operation.
 	private @Nullable ConnectionHooks hooks(@Nullable StatefulConnection<?, ?> sharedConnection) {
 		ConnectionHooks listenerHooks = this.listenerHooks;
-		if (sharedConnection != null && this.selectionPolicy == SelectionPolicy.LEAST_IN_FLIGHT) {
+		if (sharedConnection != null) {
 			return new ConnectionHooks(sharedConnection, this.imperativeConnections,
 					(listenerHooks != null) ? listenerHooks.listener : null);
 		}
@@ -283,34 +418,38 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Check every open shared connection with a PING and close those that fail; they
-	 * reopen on next use.
+	 * Check every open shared connection with a PING and replace those that are not open
+	 * or do not answer, as Spring Data Redis does with its one shared connection.
 	 */
 	@Override
 	public void validateConnection() {
 		for (SharedConnectionSet set : new SharedConnectionSet[] { this.imperativeConnections,
 				this.reactiveConnections }) {
-			if (set != null && !allAnswer(set)) {
-				set.close();
+			if (set != null) {
+				set.validate();
 			}
 		}
 	}
 
-	private static boolean allAnswer(SharedConnectionSet set) {
-		for (StatefulConnection<?, ?> connection : set.connections()) {
-			try {
-				if (connection instanceof StatefulRedisConnection<?, ?> redis) {
-					redis.sync().ping();
-				}
-				else if (connection instanceof StatefulRedisClusterConnection<?, ?> cluster) {
-					cluster.sync().ping();
-				}
-			}
-			catch (RuntimeException ex) {
-				return false;
+	/**
+	 * Set whether to validate a shared connection with a PING each time an operation
+	 * picks it, replacing it when it is not open or does not answer (as
+	 * {@link LettuceConnectionFactory} does with its one shared connection), and whether
+	 * the dedicated pool validates a connection the same way before lending it.
+	 * @param validateConnection whether to validate connections before use
+	 */
+	@Override
+	public void setValidateConnection(boolean validateConnection) {
+		super.setValidateConnection(validateConnection);
+		for (SharedConnectionSet set : new SharedConnectionSet[] { this.imperativeConnections,
+				this.reactiveConnections }) {
+			if (set != null) {
+				set.setValidateConnection(validateConnection);
 			}
 		}
-		return true;
+		if (this.imperativeDedicated instanceof DedicatedConnectionPool pool) {
+			pool.setValidateConnection(validateConnection);
+		}
 	}
 
 	/**
@@ -388,9 +527,10 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	/**
 	 * What a Spring Data connection reports: a failed command to the exception listener,
-	 * and, once, the end of its operation to least-in-flight selection (closing a
-	 * connection twice must not count twice). Only least-in-flight operations get an
-	 * instance of their own; otherwise the factory's one instance serves every operation.
+	 * and, once, the end of its operation to the shared connection set's in-flight count
+	 * (closing a connection twice must not count twice). Every operation on a shared
+	 * connection gets an instance of its own; otherwise the factory's one instance serves
+	 * every operation.
 	 */
 	private static final class ConnectionHooks {
 
@@ -418,6 +558,21 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		void closed() {
 			if (this.set != null && this.shared != null && this.closed.compareAndSet(false, true)) {
 				this.set.release(this.shared);
+			}
+		}
+
+	}
+
+	/**
+	 * How plain commands are spread: the mode, its number of shared connections and the
+	 * policy that picks one.
+	 */
+	private record Sharing(ConnectionMode mode, int connections, SelectionPolicy selectionPolicy) {
+
+		Sharing {
+			if (connections < 1 || (mode != ConnectionMode.MULTI && connections != 1)) {
+				throw new IllegalArgumentException(
+						"Mode " + mode + " cannot use " + connections + " shared connections");
 			}
 		}
 

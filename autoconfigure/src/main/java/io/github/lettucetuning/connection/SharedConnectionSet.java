@@ -4,9 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.netty.channel.EventLoop;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -15,9 +20,19 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
 
 /**
  * A fixed set of native connections, each shared by every thread. A member is opened on
- * first use and kept until {@link #close()}: Lettuce reconnects a broken member on its
- * own, so it is never replaced while open. Picking a member reads a volatile field and,
- * depending on the policy, one counter: no lock, no allocation.
+ * first use. Lettuce reconnects a broken member on its own, so a member is replaced only
+ * when its connection is closed for good or, with {@link #setValidateConnection
+ * validation} on, when it fails a {@code PING} (as Spring Data Redis validates its one
+ * shared connection). Picking an open member takes no lock: a volatile read and, per
+ * policy, one counter. A standalone member that lands on the event loop of another member
+ * is opened again, so that each member has an event loop of its own (the multi mode sizes
+ * the I/O pool to at least one loop per member).
+ * <p>
+ * Every member counts what is in flight on it, in every policy: operations between
+ * {@link #select()} and {@link #release}, and commands of the views that
+ * {@link #selectCountingCommands()} hands out, from subscription to completion, error or
+ * cancellation. A count belongs to one native connection: when a member is replaced its
+ * new connection starts at zero, and late releases of the old one change nothing.
  *
  * @author lettuce-tuning
  * @since 0.1.0
@@ -35,6 +50,8 @@ public final class SharedConnectionSet implements AutoCloseable {
 	private final SelectionPolicy policy;
 
 	private final AtomicInteger next = new AtomicInteger();
+
+	private volatile boolean validateConnection;
 
 	/**
 	 * Create a set.
@@ -58,15 +75,38 @@ public final class SharedConnectionSet implements AutoCloseable {
 	}
 
 	/**
-	 * Pick a member for one operation, opening it if needed.
+	 * Set whether every pick checks its member with a {@code PING} and replaces it when
+	 * it is not open or does not answer.
+	 * @param validateConnection whether to validate on every pick
+	 */
+	public void setValidateConnection(boolean validateConnection) {
+		this.validateConnection = validateConnection;
+	}
+
+	/**
+	 * Pick a member for one operation, opening or replacing it if needed, and count the
+	 * operation in flight on it until {@link #release} is called with the returned
+	 * connection. Nothing is counted when this method throws.
 	 * @return the picked connection
 	 */
 	public StatefulConnection<?, ?> select() {
-		Member member = this.members[selectIndex()];
-		if (this.policy == SelectionPolicy.LEAST_IN_FLIGHT) {
-			member.inFlight.incrementAndGet();
-		}
-		return member.connection();
+		Slot slot = pick();
+		slot.inFlight.incrementAndGet();
+		return slot.connection;
+	}
+
+	/**
+	 * Pick a member, opening or replacing it if needed, and return a view of its
+	 * connection whose reactive commands count themselves in flight on the member from
+	 * subscription until they complete, fail or are cancelled. Nothing needs releasing.
+	 * @return a view of the picked connection
+	 */
+	public StatefulConnection<?, ?> selectCountingCommands() {
+		return pick().commandCountingView();
+	}
+
+	private Slot pick() {
+		return this.members[selectIndex()].slot(this.validateConnection);
 	}
 
 	private int selectIndex() {
@@ -86,10 +126,10 @@ public final class SharedConnectionSet implements AutoCloseable {
 		int size = this.members.length;
 		int start = ThreadLocalRandom.current().nextInt(size);
 		int best = start;
-		int bestCount = this.members[start].inFlight.get();
+		int bestCount = this.members[start].inFlight();
 		for (int offset = 1; offset < size && bestCount > 0; offset++) {
 			int index = (start + offset) % size;
-			int count = this.members[index].inFlight.get();
+			int count = this.members[index].inFlight();
 			if (count < bestCount) {
 				best = index;
 				bestCount = count;
@@ -105,17 +145,15 @@ public final class SharedConnectionSet implements AutoCloseable {
 	}
 
 	/**
-	 * Signal that an operation that used {@code connection} has finished. Only
-	 * {@link SelectionPolicy#LEAST_IN_FLIGHT} keeps count.
+	 * Signal that an operation that used {@code connection} has finished. Call it once per
+	 * {@link #select()}; a connection that is no longer a member is ignored.
 	 * @param connection a connection returned by {@link #select()}
 	 */
 	public void release(StatefulConnection<?, ?> connection) {
-		if (this.policy != SelectionPolicy.LEAST_IN_FLIGHT) {
-			return;
-		}
 		for (Member member : this.members) {
-			if (member.current == connection) {
-				member.inFlight.decrementAndGet();
+			Slot slot = member.current;
+			if (slot != null && slot.connection == connection) {
+				slot.inFlight.decrementAndGet();
 				return;
 			}
 		}
@@ -126,7 +164,20 @@ public final class SharedConnectionSet implements AutoCloseable {
 	 */
 	public void connectAll() {
 		for (Member member : this.members) {
-			member.connection();
+			member.slot(false);
+		}
+	}
+
+	/**
+	 * Check every open member with a {@code PING} and replace those that are not open or
+	 * do not answer.
+	 */
+	public void validate() {
+		for (Member member : this.members) {
+			Slot slot = member.current;
+			if (slot != null && !slot.isValid()) {
+				member.replace(slot);
+			}
 		}
 	}
 
@@ -137,9 +188,9 @@ public final class SharedConnectionSet implements AutoCloseable {
 	public List<StatefulConnection<?, ?>> connections() {
 		List<StatefulConnection<?, ?>> connections = new ArrayList<>(this.members.length);
 		for (Member member : this.members) {
-			StatefulConnection<?, ?> connection = member.current;
-			if (connection != null) {
-				connections.add(connection);
+			Slot slot = member.current;
+			if (slot != null) {
+				connections.add(slot.connection);
 			}
 		}
 		return connections;
@@ -154,16 +205,24 @@ public final class SharedConnectionSet implements AutoCloseable {
 	}
 
 	/**
-	 * Return the operations in flight per member, as counted for
-	 * {@link SelectionPolicy#LEAST_IN_FLIGHT} (zeros for other policies).
-	 * @return the counts, in member order
+	 * Return what is in flight on each member now, in every selection policy.
+	 * @return the counts, in member order ({@code 0} for a member not opened)
 	 */
 	public int[] inFlight() {
 		int[] counts = new int[this.members.length];
 		for (int i = 0; i < counts.length; i++) {
-			counts[i] = this.members[i].inFlight.get();
+			counts[i] = this.members[i].inFlight();
 		}
 		return counts;
+	}
+
+	/**
+	 * Return what is in flight on one member now.
+	 * @param member the member's index
+	 * @return the count ({@code 0} for a member not opened)
+	 */
+	public int inFlight(int member) {
+		return this.members[member].inFlight();
 	}
 
 	/**
@@ -176,24 +235,90 @@ public final class SharedConnectionSet implements AutoCloseable {
 		}
 	}
 
+	private void closeQuietly(StatefulConnection<?, ?> connection) {
+		if (isClosed(connection)) {
+			return;
+		}
+		try {
+			this.provider.release(connection);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Failed to close a shared connection", ex);
+		}
+	}
+
+	private static boolean isClosed(StatefulConnection<?, ?> connection) {
+		return connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
+	}
+
+	/**
+	 * One member of the set. Opening and replacing take a {@link ReentrantLock}, not a
+	 * monitor: connecting blocks, and a virtual thread blocked inside
+	 * {@code synchronized} pins its carrier on JDK 21 to 23.
+	 */
 	private final class Member {
 
-		private volatile @Nullable StatefulConnection<?, ?> current;
+		private final ReentrantLock lock = new ReentrantLock();
 
-		private final AtomicInteger inFlight = new AtomicInteger();
+		private volatile @Nullable Slot current;
 
-		StatefulConnection<?, ?> connection() {
-			StatefulConnection<?, ?> connection = this.current;
-			return (connection != null) ? connection : open();
+		Slot slot(boolean validate) {
+			Slot slot = this.current;
+			if (slot != null && !isClosed(slot.connection) && (!validate || slot.isValid())) {
+				return slot;
+			}
+			return replace(slot);
 		}
 
-		private synchronized StatefulConnection<?, ?> open() {
-			StatefulConnection<?, ?> connection = this.current;
-			if (connection == null) {
+		// Replaces the given slot, unless another thread did so already.
+		Slot replace(@Nullable Slot stale) {
+			this.lock.lock();
+			try {
+				Slot slot = this.current;
+				if (slot != null && slot != stale) {
+					return slot;
+				}
+				if (slot != null) {
+					this.current = null;
+					logger.info("Replacing a shared Redis connection that is closed or failed validation");
+					closeQuietly(slot.connection);
+				}
+				Slot opened = new Slot(connectOnOwnEventLoop());
+				this.current = opened;
+				return opened;
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		// Netty hands event loops to new channels in turn, so another connection opened
+		// meanwhile (dedicated, the other API's set) can put two members on one loop, which
+		// then serialises their I/O. Opening again moves on to the next loop; the I/O pool
+		// has at least one loop per member, so a free one comes within as many attempts.
+		private StatefulConnection<?, ?> connectOnOwnEventLoop() {
+			StatefulConnection<?, ?> connection = connect();
+			for (int attempt = 1; attempt <= SharedConnectionSet.this.members.length
+					&& sharesEventLoop(connection); attempt++) {
+				logger.debug("A shared Redis connection landed on the event loop of another member; opening another");
+				closeQuietly(connection);
 				connection = connect();
-				this.current = connection;
 			}
 			return connection;
+		}
+
+		private boolean sharesEventLoop(StatefulConnection<?, ?> connection) {
+			EventLoop eventLoop = ConnectionEventLoops.of(connection);
+			if (eventLoop == null) {
+				return false;
+			}
+			for (Member other : SharedConnectionSet.this.members) {
+				Slot slot = other.current;
+				if (other != this && slot != null && ConnectionEventLoops.of(slot.connection) == eventLoop) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 		private StatefulConnection<?, ?> connect() {
@@ -205,17 +330,69 @@ public final class SharedConnectionSet implements AutoCloseable {
 			}
 		}
 
-		synchronized void close() {
-			StatefulConnection<?, ?> connection = this.current;
-			this.current = null;
-			this.inFlight.set(0);
-			if (connection != null) {
-				try {
-					SharedConnectionSet.this.provider.release(connection);
+		int inFlight() {
+			Slot slot = this.current;
+			return (slot != null) ? slot.inFlight.get() : 0;
+		}
+
+		void close() {
+			this.lock.lock();
+			try {
+				Slot slot = this.current;
+				this.current = null;
+				if (slot != null) {
+					closeQuietly(slot.connection);
 				}
-				catch (RuntimeException ex) {
-					logger.debug("Failed to close a shared connection", ex);
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+	}
+
+	/**
+	 * One native connection of a member and what is in flight on it.
+	 */
+	private static final class Slot {
+
+		private final StatefulConnection<?, ?> connection;
+
+		private final AtomicInteger inFlight = new AtomicInteger();
+
+		private volatile @Nullable StatefulConnection<?, ?> commandCountingView;
+
+		Slot(StatefulConnection<?, ?> connection) {
+			this.connection = connection;
+		}
+
+		// Created once per connection: a view is a pair of JDK proxies.
+		StatefulConnection<?, ?> commandCountingView() {
+			StatefulConnection<?, ?> view = this.commandCountingView;
+			if (view == null) {
+				view = CommandCountingConnection.wrap(this.connection, this.inFlight);
+				this.commandCountingView = view;
+			}
+			return view;
+		}
+
+		// As Spring Data Redis validates its shared connection: open, and answers a PING.
+		boolean isValid() {
+			if (!this.connection.isOpen()) {
+				return false;
+			}
+			try {
+				if (this.connection instanceof StatefulRedisConnection<?, ?> redis) {
+					redis.sync().ping();
 				}
+				else if (this.connection instanceof StatefulRedisClusterConnection<?, ?> cluster) {
+					cluster.sync().ping();
+				}
+				return true;
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Validation of a shared Redis connection failed", ex);
+				return false;
 			}
 		}
 

@@ -1,5 +1,6 @@
 package io.github.lettucetuning.endpoint;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,8 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 		Topology topology = (recorder != null && factory.isClusterAware()) ? Topology.of(recorder) : null;
 		return new LiveState(
 				new Connections(connections.size(), connections.open(), connections.disconnected(),
-						connections.unopened()),
+						connections.unopened(), inFlight(factory, factory.getSharedInFlight()),
+						inFlight(factory, factory.getReactiveInFlight())),
 				PoolSnapshot.of(factory), TimerState.of(timer), events, topology,
 				(guard != null) ? new Outages(guard.waitingCommands(), guard.outages()) : null);
 	}
@@ -66,15 +68,25 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 	public record Outages(long waitingCommands, List<OutageGuard.Outage> unreachable) {
 	}
 
+	// Pooled mode shares no connection, so there is nothing in flight to list.
+	private static List<Integer> inFlight(LettuceTuningConnectionFactory factory, int[] counts) {
+		return factory.getShareNativeConnection() ? Arrays.stream(counts).boxed().toList() : List.of();
+	}
+
 	/**
-	 * Shared native connections by state.
+	 * Shared native connections by state, and what is in flight on each.
 	 *
 	 * @param total the shared connections the mode provides for
 	 * @param open the connected ones
 	 * @param disconnected the ones Lettuce is reconnecting
 	 * @param unopened the ones not opened yet
+	 * @param inFlight the operations in flight on each shared connection of the imperative
+	 * API, in member order, in every selection policy
+	 * @param reactiveInFlight the commands in flight on each shared connection of the
+	 * reactive API, in member order
 	 */
-	public record Connections(int total, int open, int disconnected, int unopened) {
+	public record Connections(int total, int open, int disconnected, int unopened, List<Integer> inFlight,
+			List<Integer> reactiveInFlight) {
 	}
 
 	/**

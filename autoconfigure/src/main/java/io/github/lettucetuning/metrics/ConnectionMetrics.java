@@ -1,6 +1,7 @@
 package io.github.lettucetuning.metrics;
 
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
@@ -12,7 +13,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 /**
  * Binds {@code lettuce.tuning.connections}: the shared native connections of a
  * {@link LettuceTuningConnectionFactory} by {@code state} ({@code open},
- * {@code disconnected}, {@code unopened}), tagged with the connection {@code mode}.
+ * {@code disconnected}, {@code unopened}), tagged with the connection {@code mode}; and
+ * {@code lettuce.tuning.connection.in-flight}: what is in flight on each shared
+ * connection, tagged with its {@code member} index and its {@code api}
+ * ({@code imperative} counts operations, {@code reactive} counts commands), in every
+ * selection policy. Pooled mode shares no connection and binds no in-flight gauge.
  * Gauges read the factory when scraped; nothing is recorded per command.
  *
  * @author lettuce-tuning
@@ -36,6 +41,24 @@ public final class ConnectionMetrics implements MeterBinder {
 		register(registry, mode, "open", ConnectionSnapshot::open);
 		register(registry, mode, "disconnected", ConnectionSnapshot::disconnected);
 		register(registry, mode, "unopened", ConnectionSnapshot::unopened);
+		if (this.factory.getShareNativeConnection()) {
+			for (int member = 0; member < this.factory.getSharedConnectionCount(); member++) {
+				registerInFlight(registry, mode, "imperative", member,
+						LettuceTuningConnectionFactory::getSharedInFlight);
+				registerInFlight(registry, mode, "reactive", member,
+						LettuceTuningConnectionFactory::getReactiveInFlight);
+			}
+		}
+	}
+
+	private void registerInFlight(MeterRegistry registry, String mode, String api, int member,
+			Function<LettuceTuningConnectionFactory, int[]> counts) {
+		Gauge.builder("lettuce.tuning.connection.in-flight", this.factory, (f) -> counts.apply(f)[member])
+			.description("Operations (imperative) or commands (reactive) in flight on a shared native Redis connection")
+			.tag("mode", mode)
+			.tag("api", api)
+			.tag("member", String.valueOf(member))
+			.register(registry);
 	}
 
 	private void register(MeterRegistry registry, String mode, String state, ToIntFunction<ConnectionSnapshot> count) {

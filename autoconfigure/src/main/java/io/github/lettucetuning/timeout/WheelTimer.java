@@ -34,9 +34,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <h2>Thread model</h2>
  * {@link #newTimeout} (any number of producer threads) and {@link Timeout#cancel()} (typically event-loop threads)
- * take no lock and never wake a thread. One worker thread, started by the first {@code newTimeout}, sleeps tick by
- * tick; at each tick it moves newly scheduled timeouts into the wheel, unlinks timeouts cancelled while in the
- * wheel, and expires the due ones. Tasks run on the worker thread (they must not block; Lettuce's only hand over
+ * take no lock. One worker thread, started by the first {@code newTimeout}, sleeps tick by tick while timeouts are
+ * being scheduled; at each tick it moves newly scheduled timeouts into the wheel, unlinks timeouts cancelled while
+ * in the wheel, and expires the due ones. After a tick in which nothing was scheduled it parks until the earliest
+ * deadline in the wheel, or indefinitely when the wheel is empty, so an idle timer costs no wake-ups. Cancelling
+ * never wakes it; scheduling wakes it only from that sleep: the producer reads one volatile flag that the worker
+ * sets before it checks the hand-over stacks a last time, so either the producer sees the flag or the worker sees
+ * the timeout, and no wake-up is lost. Tasks run on the worker thread (they must not block; Lettuce's only hand over
  * to another executor) or, if {@link WheelTimerOptions.Builder#taskExecutor(Executor) configured}, on a task
  * executor. A task that throws is logged and does not affect the worker.
  *
@@ -52,8 +56,9 @@ import org.jspecify.annotations.Nullable;
  * Cancelling is O(1): one compare-and-set on the entry plus a local counter increment. A timeout cancelled before
  * the worker has seen it (nearly all of them, since ticks are milliseconds and commands microseconds) is dropped
  * by the worker while draining the stacks after reading one field; it never enters the wheel. A timeout cancelled
- * after it entered the wheel is pushed onto the canceller's cancellation stack and unlinked at the next tick, so a
- * cancelled timeout is released within one tick, never retained until its deadline. Only the worker touches bucket
+ * after it entered the wheel is pushed onto the canceller's cancellation stack and unlinked at the next tick the
+ * worker processes: within one tick while timeouts are being scheduled, and, once the worker sleeps for lack of
+ * work, when it next wakes, at the latest at the earliest remaining deadline. Only the worker touches bucket
  * lists, which is why cancelling threads hand entries over instead of unlinking them. {@link
  * TimerTask#cancelled(Timeout)} runs on the cancelling thread (Netty's timer runs it later on its worker).
  *
@@ -124,9 +129,12 @@ public final class WheelTimer implements Timer {
 
 	private static final VarHandle LIFECYCLE;
 
+	private static final VarHandle WORKER_SLEEPING;
+
 	static {
 		try {
 			LIFECYCLE = MethodHandles.lookup().findVarHandle(WheelTimer.class, "lifecycle", int.class);
+			WORKER_SLEEPING = MethodHandles.lookup().findVarHandle(WheelTimer.class, "workerSleeping", boolean.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -173,9 +181,30 @@ public final class WheelTimer implements Timer {
 	 */
 	private volatile long expiredCount;
 
+	/**
+	 * Whether the worker is parked beyond the next tick: until the earliest deadline in the wheel, or indefinitely
+	 * when the wheel is empty. Set by the worker; a producer that finds it set clears it and unparks the worker.
+	 */
+	private volatile boolean workerSleeping;
+
+	/**
+	 * Ticks the worker thread has processed; written by the worker only. For tests of the idle behaviour.
+	 */
+	private volatile long workerTicks;
+
 	// State below is confined to the ticking thread.
 
 	private long lastTick;
+
+	/**
+	 * Entries currently linked into buckets, cancelled ones included until they are unlinked.
+	 */
+	private long linkedCount;
+
+	/**
+	 * Whether the last processed tick took no entry from the hand-over stacks: nothing was scheduled during it.
+	 */
+	private boolean quietTick;
 
 	private final long[] addedSnapshot;
 
@@ -229,8 +258,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Schedule {@code task} to run once after {@code delay}. Lock-free; never wakes a thread (the first call starts
-	 * the worker).
+	 * Schedule {@code task} to run once after {@code delay}. Lock-free; wakes the worker only when it sleeps for
+	 * lack of work (the first call starts it).
 	 * @param task the task to run when the timeout expires
 	 * @param delay the delay; zero or negative runs the task at the next tick
 	 * @param unit the unit of {@code delay}
@@ -249,6 +278,12 @@ public final class WheelTimer implements Timer {
 		reservePendingSlot(stripe);
 		WheelTimeout timeout = new WheelTimeout(this, task, deadlineAfter(unit.toNanos(delay)));
 		stripe.pushQueued(timeout);
+		// One volatile read of a field the worker writes only when it falls asleep or wakes up. The push above is a
+		// compare-and-set, so either this read sees the worker asleep, or the worker, which sets the flag before it
+		// looks at the stacks a last time, sees this timeout and stays awake: no wake-up is lost.
+		if (this.workerSleeping) {
+			wakeWorker();
+		}
 		if (this.lifecycle == STOPPED) {
 			rollBack(timeout, stripe);
 		}
@@ -373,6 +408,22 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
+	 * Return the number of ticks the worker thread has processed. For tests.
+	 * @return the ticks processed by the worker
+	 */
+	long workerTicks() {
+		return this.workerTicks;
+	}
+
+	/**
+	 * Return whether the worker is parked beyond the next tick. For tests.
+	 * @return whether the worker sleeps
+	 */
+	boolean isWorkerSleeping() {
+		return this.workerSleeping;
+	}
+
+	/**
 	 * Account for a timeout cancelled by {@link WheelTimeout#cancel()}.
 	 * @param timeout the cancelled timeout
 	 * @param linked whether the worker had already linked it into a bucket
@@ -473,12 +524,79 @@ public final class WheelTimer implements Timer {
 		try {
 			while (awaitTick(this.lastTick + 1)) {
 				advance();
+				this.workerTicks++;
+				if (this.quietTick) {
+					sleepUntilNeeded();
+				}
 			}
 		}
 		catch (Throwable ex) {
 			logger.error("WheelTimer worker failed; timeouts of this timer will no longer expire", ex);
 			throw ex;
 		}
+	}
+
+	private void wakeWorker() {
+		Thread worker = this.worker;
+		if (worker != null && WORKER_SLEEPING.compareAndSet(this, true, false)) {
+			LockSupport.unpark(worker);
+		}
+	}
+
+	/**
+	 * After a tick in which nothing was scheduled, sleep until the earliest deadline in the wheel, indefinitely if
+	 * it is empty, or until a producer schedules a timeout: an idle timer costs no wake-ups, a busy one ticks as
+	 * usual. Timeouts cancelled in the wheel meanwhile are unlinked when the worker wakes.
+	 */
+	private void sleepUntilNeeded() {
+		WORKER_SLEEPING.setVolatile(this, true);
+		// A producer that pushed before the flag was set may have missed it: look at the stacks once more.
+		if (anyQueued()) {
+			WORKER_SLEEPING.compareAndSet(this, true, false);
+			return;
+		}
+		long wakeTick = earliestDeadlineTick();
+		while (this.workerSleeping && this.lifecycle != STOPPED) {
+			if (wakeTick == Long.MAX_VALUE) {
+				LockSupport.park(this);
+				continue;
+			}
+			long remaining = wakeTick * this.tickNanos - elapsedNanos();
+			if (remaining <= 0) {
+				break;
+			}
+			LockSupport.parkNanos(this, remaining);
+		}
+		WORKER_SLEEPING.compareAndSet(this, true, false);
+	}
+
+	private boolean anyQueued() {
+		for (Stripe stripe : this.stripes) {
+			if (stripe.queued != null) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Return the tick of the earliest deadline linked into the wheel, or {@code Long.MAX_VALUE} when none is. Walks
+	 * the wheel, which only happens when the worker is about to sleep after a tick without new timeouts.
+	 */
+	private long earliestDeadlineTick() {
+		if (this.linkedCount == 0) {
+			return Long.MAX_VALUE;
+		}
+		long earliest = Long.MAX_VALUE;
+		for (WheelTimeout head : this.buckets) {
+			for (WheelTimeout timeout = head; timeout != null; timeout = timeout.next) {
+				if (timeout.state() != WheelTimeout.CANCELLED) {
+					earliest = Math.min(earliest, tickOf(timeout.deadline));
+				}
+			}
+		}
+		// A deadline near Long.MAX_VALUE nanoseconds: wake once per revolution rather than overflow.
+		return (earliest > Long.MAX_VALUE / this.tickNanos) ? this.lastTick + this.buckets.length : earliest;
 	}
 
 	/**
@@ -505,7 +623,7 @@ public final class WheelTimer implements Timer {
 		unlinkCancelled();
 		// After a long pause, one revolution visits every bucket; the due check below catches all overdue entries.
 		long firstTick = Math.max(this.lastTick + 1, dueTick - this.bucketMask);
-		linkQueued(firstTick);
+		this.quietTick = linkQueued(firstTick) == 0;
 		int expired = 0;
 		for (long tick = firstTick; tick <= dueTick; tick++) {
 			expired += expireBucket((int) (tick & this.bucketMask), dueTick);
@@ -537,11 +655,14 @@ public final class WheelTimer implements Timer {
 	/**
 	 * Move the timeouts scheduled since the last tick into the wheel, dropping those already cancelled.
 	 * @param firstTick the earliest tick still to be processed; overdue timeouts go there
+	 * @return the number of timeouts taken from the stacks, cancelled ones included
 	 */
-	private void linkQueued(long firstTick) {
+	private int linkQueued(long firstTick) {
+		int taken = 0;
 		for (Stripe stripe : this.stripes) {
 			WheelTimeout timeout = stripe.takeQueued();
 			while (timeout != null) {
+				taken++;
 				WheelTimeout next = timeout.next;
 				timeout.next = null;
 				// Reading the state first drops cancelled entries without a compare-and-set.
@@ -551,6 +672,7 @@ public final class WheelTimer implements Timer {
 				timeout = next;
 			}
 		}
+		return taken;
 	}
 
 	/**
@@ -564,6 +686,7 @@ public final class WheelTimer implements Timer {
 		int index = (int) (tick & this.bucketMask);
 		WheelTimeout head = this.buckets[index];
 		timeout.bucket = index;
+		this.linkedCount++;
 		timeout.next = head;
 		if (head != null) {
 			head.prev = timeout;
@@ -586,6 +709,7 @@ public final class WheelTimer implements Timer {
 		timeout.prev = null;
 		timeout.next = null;
 		timeout.bucket = WheelTimeout.NO_BUCKET;
+		this.linkedCount--;
 	}
 
 	/**
@@ -692,6 +816,7 @@ public final class WheelTimer implements Timer {
 
 	private Set<Timeout> cancelUnprocessed() {
 		Set<Timeout> unprocessed = new HashSet<>();
+		this.linkedCount = 0;
 		for (int i = 0; i < this.buckets.length; i++) {
 			WheelTimeout timeout = this.buckets[i];
 			this.buckets[i] = null;

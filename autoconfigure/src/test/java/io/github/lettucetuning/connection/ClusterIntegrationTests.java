@@ -6,7 +6,9 @@ import java.util.List;
 import io.github.lettucetuning.testsupport.RedisClusterTest;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -112,6 +114,26 @@ class ClusterIntegrationTests {
 			}
 			assertThat(template.opsForValue().get("r:7").block(Duration.ofSeconds(5))).isEqualTo("v7");
 		});
+	}
+
+	@Test
+	void prewarmFillsThePoolThatDedicatedClusterWorkBorrowsFrom() {
+		contextRunner("cluster-prewarm")
+			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=2", "lettuce.tuning.pool.prewarm=true")
+			.run((context) -> {
+				LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
+				DedicatedConnectionPool pool = (DedicatedConnectionPool) factory.getDedicatedConnectionProvider();
+				assertThat(pool).isNotNull();
+				assertThat(pool.pools()).containsOnlyKeys(StatefulConnection.class);
+				GenericObjectPool<?> prewarmed = pool.pools().get(StatefulConnection.class);
+				assertThat(prewarmed.getNumIdle()).isEqualTo(2);
+				assertThat(totalConnections("cluster-prewarm")).isGreaterThanOrEqualTo(2);
+				// A blocking pop is dedicated work: it must take a prewarmed connection, not open one.
+				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				assertThat(template.opsForList().leftPop("prewarm:q", Duration.ofMillis(100))).isNull();
+				assertThat(prewarmed.getCreatedCount()).isEqualTo(2);
+				assertThat(pool.pools()).containsOnlyKeys(StatefulConnection.class);
+			});
 	}
 
 }

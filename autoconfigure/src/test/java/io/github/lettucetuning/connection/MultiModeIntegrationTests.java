@@ -14,6 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.netty.channel.EventLoop;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -185,6 +188,42 @@ class MultiModeIntegrationTests {
 			long after = Load.run(8, 100, (i) -> template.opsForValue().set("after" + i, "v"));
 			assertThat(after).isZero();
 		});
+	}
+
+	@Test
+	void eachMemberGetsAnEventLoopOfItsOwn() {
+		contextRunner().run((context) -> {
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			ReactiveStringRedisTemplate reactive = context.getBean(ReactiveStringRedisTemplate.class);
+			LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
+			assertThat(context.getBean(ClientResources.class).ioThreadPoolSize()).isGreaterThanOrEqualTo(4);
+			// Members open lazily, in turn, while other connections open in between: a dedicated
+			// one for a blocking pop and the reactive set's members. Netty hands out event loops
+			// in turn, so without care members end up sharing loops.
+			for (int i = 0; i < 4; i++) {
+				template.opsForValue().set("k" + i, "v");
+				if (i == 0) {
+					template.opsForList().leftPop("q", Duration.ofMillis(10));
+				}
+				assertThat(reactive.opsForValue().get("k" + i).block(Duration.ofSeconds(5))).isEqualTo("v");
+			}
+			assertThat(eventLoops(factory.getSharedConnections())).hasSize(4)
+				.doesNotContainNull()
+				.doesNotHaveDuplicates();
+			assertThat(eventLoops(factory.getSharedReactiveConnections())).hasSize(4)
+				.doesNotContainNull()
+				.doesNotHaveDuplicates();
+			// Connections opened again are closed asynchronously: the server drops them shortly.
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+			while (clients().size() != 4 + 1 + 4 && System.nanoTime() < deadline) {
+				Thread.sleep(20);
+			}
+			assertThat(clients()).hasSize(4 + 1 + 4);
+		});
+	}
+
+	private static List<EventLoop> eventLoops(List<StatefulConnection<?, ?>> connections) {
+		return connections.stream().map(ConnectionEventLoops::of).toList();
 	}
 
 	private static Object nativeConnection(LettuceTuningConnectionFactory factory) {

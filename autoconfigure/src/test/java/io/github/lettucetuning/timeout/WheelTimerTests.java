@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
@@ -581,6 +583,77 @@ class WheelTimerTests {
 		assertThat(timer.expiredTimeouts()).isEqualTo(ran.get());
 		assertThat(timer.pendingTimeouts()).isZero();
 		assertThat(timer.stop()).isEmpty();
+	}
+
+	@Test
+	@org.junit.jupiter.api.Timeout(30)
+	void idleWorkerProcessesNoTickUntilATimeoutIsScheduled() throws Exception {
+		WheelTimer timer = new WheelTimer(WheelTimerOptions.builder().tickDuration(Duration.ofMillis(1)).build());
+		this.timers.add(timer);
+		CountDownLatch first = new CountDownLatch(1);
+		timer.newTimeout((timeout) -> first.countDown(), 1, TimeUnit.MILLISECONDS);
+		assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+		awaitSleeping(timer);
+		long ticks = timer.workerTicks();
+		// 200 ticks of 1 ms: a worker that ticks while idle would process about 200.
+		Thread.sleep(200);
+		assertThat(timer.workerTicks()).as("ticks processed while idle").isEqualTo(ticks);
+		assertThat(timer.isWorkerSleeping()).isTrue();
+		CountDownLatch second = new CountDownLatch(1);
+		timer.newTimeout((timeout) -> second.countDown(), 1, TimeUnit.MILLISECONDS);
+		assertThat(second.await(10, TimeUnit.SECONDS)).as("a timeout scheduled while the worker sleeps fires").isTrue();
+	}
+
+	@Test
+	@org.junit.jupiter.api.Timeout(30)
+	void workerWithOnlyAFarDeadlineSleepsUntilIt() throws Exception {
+		WheelTimer timer = new WheelTimer(WheelTimerOptions.builder().tickDuration(Duration.ofMillis(1)).build());
+		this.timers.add(timer);
+		long delayNanos = TimeUnit.MILLISECONDS.toNanos(300);
+		long scheduledAt = System.nanoTime();
+		AtomicLong firedAfter = new AtomicLong();
+		CountDownLatch fired = new CountDownLatch(1);
+		timer.newTimeout((timeout) -> {
+			firedAfter.set(System.nanoTime() - scheduledAt);
+			fired.countDown();
+		}, delayNanos, TimeUnit.NANOSECONDS);
+		awaitSleeping(timer);
+		long ticksWhileWaiting = timer.workerTicks();
+		assertThat(fired.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(firedAfter.get()).isGreaterThanOrEqualTo(delayNanos);
+		// One tick to link the timeout, one quiet tick before sleeping, one to expire it: not 300.
+		assertThat(timer.workerTicks()).as("ticks processed for one timeout 300 ticks away").isLessThanOrEqualTo(
+				ticksWhileWaiting + 2);
+		assertThat(ticksWhileWaiting).isLessThanOrEqualTo(5);
+	}
+
+	@Test
+	@org.junit.jupiter.api.Timeout(60)
+	void noWakeUpIsLostWhenSchedulingRacesTheWorkerFallingAsleep() throws Exception {
+		WheelTimer timer = new WheelTimer(WheelTimerOptions.builder().tickDuration(Duration.ofMillis(1)).build());
+		this.timers.add(timer);
+		// Each timeout is scheduled right after the previous one fired, while the worker processes the quiet tick
+		// after it and decides to sleep: a lost wake-up leaves the worker asleep with an empty wheel for good.
+		for (int round = 0; round < 2000; round++) {
+			CountDownLatch fired = new CountDownLatch(2);
+			Thread other = new Thread(() -> timer.newTimeout((timeout) -> fired.countDown(), 0, TimeUnit.MILLISECONDS));
+			if (round % 3 == 0) {
+				LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_500_000));
+			}
+			other.start();
+			timer.newTimeout((timeout) -> fired.countDown(), 0, TimeUnit.MILLISECONDS);
+			other.join();
+			assertThat(fired.await(5, TimeUnit.SECONDS)).as("round %d fired", round).isTrue();
+		}
+		assertThat(timer.expiredTimeouts()).isEqualTo(4000);
+	}
+
+	private static void awaitSleeping(WheelTimer timer) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!timer.isWorkerSleeping()) {
+			assertThat(System.nanoTime()).as("worker asleep").isLessThan(deadline);
+			Thread.sleep(1);
+		}
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.autoconfigure.cluster;
 
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.lettucetuning.cluster.ChannelTracker;
 import io.github.lettucetuning.cluster.SentinelFailoverWatcher;
@@ -42,6 +43,9 @@ final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
 
 	private @Nullable SentinelFailoverWatcher watcher;
 
+	// Stopping shuts a client down, which blocks: a lock that does not pin a virtual thread.
+	private final ReentrantLock lock = new ReentrantLock();
+
 	SentinelFailoverWatcherLifecycle(ObjectProvider<RedisConnectionFactory> connectionFactory,
 			ClientResources clientResources, ChannelTracker channels) {
 		this.connectionFactory = connectionFactory;
@@ -50,7 +54,17 @@ final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
 	}
 
 	@Override
-	public synchronized void start() {
+	public void start() {
+		this.lock.lock();
+		try {
+			doStart();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void doStart() {
 		if (!(this.connectionFactory.getIfUnique() instanceof LettuceConnectionFactory factory)
 				|| !factory.isRedisSentinelAware()) {
 			return;
@@ -88,21 +102,33 @@ final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
 	}
 
 	@Override
-	public synchronized void stop() {
-		if (this.watcher != null) {
-			this.watcher.close();
-			this.watcher = null;
+	public void stop() {
+		this.lock.lock();
+		try {
+			if (this.watcher != null) {
+				this.watcher.close();
+				this.watcher = null;
+			}
+			if (this.client != null) {
+				// The resources are shared: shut down the client only
+				this.client.shutdown();
+				this.client = null;
+			}
 		}
-		if (this.client != null) {
-			// The resources are shared: shut down the client only
-			this.client.shutdown();
-			this.client = null;
+		finally {
+			this.lock.unlock();
 		}
 	}
 
 	@Override
-	public synchronized boolean isRunning() {
-		return this.watcher != null;
+	public boolean isRunning() {
+		this.lock.lock();
+		try {
+			return this.watcher != null;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	// After the connection factory (phase 0) on start, before it on stop.

@@ -56,7 +56,7 @@ public final class LettuceTuningConnectionConfiguration {
 				connectionDetails.getSslBundle(), environment.getProperty("spring.application.name"))
 			.map(configuration instanceof ClusterConfiguration, clientResources, optionsCustomizers,
 					configurationCustomizers);
-		LettuceTuningConnectionFactory factory = new LettuceTuningConnectionFactory(configuration,
+		LettuceTuningConnectionFactory factory = LettuceTuningConnectionFactory.of(configuration,
 				clientConfiguration, tuning.getConnection().getMode(), SharedConnectionCount.of(tuning),
 				tuning.getConnection().getMulti().getSelection());
 		configureDedicatedConnections(factory, tuning, properties,

@@ -1,5 +1,6 @@
 package io.github.lettucetuning.autoconfigure.timeout;
 
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import io.netty.util.Timer;
@@ -24,6 +25,9 @@ public final class CommandExpiryTimer implements DisposableBean {
 	private final boolean owned;
 
 	private volatile @Nullable Timer timer;
+
+	// Not a monitor: the first call may come from a virtual thread.
+	private final ReentrantLock lock = new ReentrantLock();
 
 	private CommandExpiryTimer(@Nullable Supplier<Timer> factory, @Nullable Timer timer, boolean owned) {
 		this.factory = factory;
@@ -64,12 +68,16 @@ public final class CommandExpiryTimer implements DisposableBean {
 	public @Nullable Timer timer() {
 		Timer current = this.timer;
 		if (current == null && this.factory != null) {
-			synchronized (this) {
+			this.lock.lock();
+			try {
 				current = this.timer;
 				if (current == null) {
 					current = this.factory.get();
 					this.timer = current;
 				}
+			}
+			finally {
+				this.lock.unlock();
 			}
 		}
 		return current;

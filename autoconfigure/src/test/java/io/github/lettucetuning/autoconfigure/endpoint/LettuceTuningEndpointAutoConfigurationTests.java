@@ -87,6 +87,8 @@ class LettuceTuningEndpointAutoConfigurationTests {
 				assertThat(configuration.pool()).isNotNull();
 				assertThat(descriptor.state().connections().total()).isEqualTo(3);
 				assertThat(descriptor.state().connections().unopened()).isEqualTo(3);
+				assertThat(descriptor.state().connections().inFlight()).containsExactly(0, 0, 0);
+				assertThat(descriptor.state().connections().reactiveInFlight()).containsExactly(0, 0, 0);
 				assertThat(descriptor.state().timer().pending()).isNotNull();
 				assertThat(descriptor.state().events()).isNotNull();
 				assertThat(descriptor.advice()).extracting("id").contains(TuningAdvisor.TIMEOUT_BELOW_TIMER_TICK);

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.autoconfigure.metrics;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
@@ -123,6 +124,40 @@ class LettuceTuningMetricsAutoConfigurationTests {
 			assertThat(registry.get("lettuce.tuning.pool.active").gauge().value()).isZero();
 			assertThat(registry.get("lettuce.tuning.pool.max").gauge()).isNotNull();
 		});
+	}
+
+	@Test
+	void inFlightGaugesArePublishedPerMemberInEveryPolicy() {
+		for (String policy : List.of("round-robin", "thread-affinity", "least-in-flight")) {
+			this.withMeterRegistry
+				.withPropertyValues("lettuce.tuning.connection.mode=multi", "lettuce.tuning.connection.multi.size=3",
+						"lettuce.tuning.connection.multi.selection=" + policy)
+				.run((context) -> {
+					MeterRegistry registry = context.getBean(MeterRegistry.class);
+					for (String api : List.of("imperative", "reactive")) {
+						assertThat(registry.find("lettuce.tuning.connection.in-flight").tag("api", api).gauges())
+							.as("%s gauges with %s", api, policy)
+							.extracting((gauge) -> gauge.getId().getTag("member"))
+							.containsExactlyInAnyOrder("0", "1", "2");
+					}
+					assertThat(registry.get("lettuce.tuning.connection.in-flight")
+						.tags("mode", "multi", "api", "imperative", "member", "2")
+						.gauge()
+						.value()).isZero();
+				});
+		}
+	}
+
+	@Test
+	void sharedModeHasOneInFlightGaugePerApiAndPooledModeNone() {
+		this.withMeterRegistry.run((context) -> assertThat(
+				context.getBean(MeterRegistry.class).find("lettuce.tuning.connection.in-flight").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("api") + "/" + gauge.getId().getTag("member"))
+			.containsExactlyInAnyOrder("imperative/0", "reactive/0"));
+		this.withMeterRegistry.withPropertyValues("lettuce.tuning.connection.mode=pooled")
+			.run((context) -> assertThat(
+					context.getBean(MeterRegistry.class).find("lettuce.tuning.connection.in-flight").gauges())
+				.isEmpty());
 	}
 
 	@Test

@@ -12,6 +12,7 @@ import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.github.lettucetuning.timeout.WheelTimer;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterEach;
@@ -22,8 +23,11 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -106,23 +110,42 @@ class CommandExpiryIntegrationTests {
 		});
 	}
 
-	// Spring Data waits for a synchronous command on the caller thread and cancels it at the
-	// timeout, so here the wheel only has to release the cancelled entry.
+	// Spring Data waits for a synchronous command on the caller thread and cancels it when
+	// spring.data.redis.timeout has passed, which with the same timeout on both sides comes
+	// before the wheel's tick: the wheel would only release the cancelled entry. With the
+	// command expiry shorter than that wait, the wheel must be what fails the command.
 	@Test
-	void syncTemplateFailsAtItsTimeoutAndRecoversAfterTheStall() {
-		contextRunner().run((context) -> {
-			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
-			template.opsForValue().set("k", "v");
-			this.redis.node().pause();
-			long start = System.nanoTime();
-			Throwable failure = catchFailure(() -> template.opsForValue().get("k"));
-			Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-			this.redis.node().resume();
-			assertThat(failure).hasRootCauseInstanceOf(RedisCommandTimeoutException.class);
-			assertThat(elapsed).isBetween(TIMEOUT, TIMEOUT.plus(TICK.multipliedBy(2)).plusMillis(100));
-			assertThat(template.opsForValue().get("k")).isEqualTo("v");
-			assertPendingDrainsToZero(context);
-		});
+	void syncTemplateCommandIsExpiredByTheWheelAndRecoversAfterTheStall() {
+		contextRunner().withPropertyValues("spring.data.redis.timeout=5s")
+			.withUserConfiguration(ExpiryShorterThanSpringsWait.class)
+			.run((context) -> {
+				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				WheelTimer timer = (WheelTimer) context.getBean(ClientResources.class).timer();
+				template.opsForValue().set("k", "v");
+				long expiredBefore = timer.expiredTimeouts();
+				this.redis.node().pause();
+				long start = System.nanoTime();
+				Throwable failure = catchFailure(() -> template.opsForValue().get("k"));
+				Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+				this.redis.node().resume();
+				assertThat(failure).hasRootCauseInstanceOf(RedisCommandTimeoutException.class)
+					.rootCause()
+					.hasMessageContaining(TIMEOUT.toMillis() + " millisecond");
+				assertThat(timer.expiredTimeouts() - expiredBefore).as("timeouts the wheel expired").isOne();
+				assertThat(elapsed).isBetween(TIMEOUT, TIMEOUT.plus(TICK.multipliedBy(2)).plusMillis(100));
+				assertThat(template.opsForValue().get("k")).isEqualTo("v");
+				assertPendingDrainsToZero(context);
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ExpiryShorterThanSpringsWait {
+
+		@Bean
+		LettuceClientOptionsBuilderCustomizer fixedCommandExpiry() {
+			return (builder) -> builder.timeoutOptions(TimeoutOptions.builder().fixedTimeout(TIMEOUT).build());
+		}
+
 	}
 
 	// Commands are issued one after another across the stall, so each has its own deadline.
