@@ -42,5 +42,5 @@ bench: prerequisites
 prerequisites:
 	@command -v javac >/dev/null 2>&1 || { apt-get update && apt-get install -y openjdk-17-jdk-headless; }
 	@command -v redis-server >/dev/null 2>&1 || { apt-get update && apt-get install -y redis-server; }
-	@# iptables lets the fault tests blackhole a node (they skip, saying why, where it cannot run).
+	@# iptables lets the fault tests blackhole a node: they skip, saying why, where it cannot run, and fail where CI=true.
 	@command -v iptables >/dev/null 2>&1 || { apt-get update && apt-get install -y iptables || true; }
