@@ -10,6 +10,7 @@ import io.github.lettucetuning.metrics.ClientEventMetrics;
 import io.github.lettucetuning.metrics.ConnectionMetrics;
 import io.github.lettucetuning.metrics.DedicatedPoolMetrics;
 import io.github.lettucetuning.metrics.TimerMetrics;
+import io.github.lettucetuning.observation.GuardedTracing;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
@@ -244,7 +245,8 @@ class LettuceTuningMetricsAutoConfigurationTests {
 					LettuceObservationAutoConfiguration.class))
 			.run((context) -> {
 				ClientResources resources = context.getBean(ClientResources.class);
-				assertThat(resources.tracing()).isInstanceOf(MicrometerTracing.class);
+				assertThat(resources.tracing()).isInstanceOfSatisfying(GuardedTracing.class,
+						(guarded) -> assertThat(guarded.getDelegate()).isInstanceOf(MicrometerTracing.class));
 				assertThat(resources.commandLatencyRecorder()).isInstanceOf(MicrometerCommandLatencyRecorder.class);
 			});
 	}
