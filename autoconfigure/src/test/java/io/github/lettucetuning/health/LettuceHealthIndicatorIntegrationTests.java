@@ -50,10 +50,7 @@ class LettuceHealthIndicatorIntegrationTests {
 
 	@AfterEach
 	void restore() {
-		this.redis.node().resume();
-		if (!this.redis.node().isAlive()) {
-			this.redis.node().restart();
-		}
+		this.redis.node().recover();
 	}
 
 	@Test

@@ -64,10 +64,7 @@ class OutageGuardIntegrationTests {
 
 	@AfterEach
 	void restore() {
-		this.redis.node().resume();
-		if (!this.redis.node().isAlive()) {
-			this.redis.node().restart();
-		}
+		this.redis.node().recover();
 	}
 
 	@Test

@@ -318,6 +318,17 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	/**
+	 * Bring the node back after a fault test: continue it if it is paused, start it again if
+	 * it was killed. Does nothing to a node that runs.
+	 */
+	public void recover() {
+		resume();
+		if (!isAlive()) {
+			restart();
+		}
+	}
+
+	/**
 	 * Kill the process with SIGKILL and wait until it is gone. The node directory and port
 	 * are kept so that {@link #restart()} brings the same node back.
 	 */
