@@ -74,7 +74,7 @@ final class ConnectionLink {
 			this.guard.reachable(this);
 			return;
 		}
-		markDown(System.nanoTime());
+		boolean wentDown = markDown(System.nanoTime());
 		OutageOptions options = this.guard.options();
 		if (!options.failFast()) {
 			return;
@@ -83,6 +83,10 @@ final class ConnectionLink {
 		// Lettuce's own error in place of ours.
 		if (this.stallCause != null || this.unreachable) {
 			declareUnreachable();
+			return;
+		}
+		// A failed handshake within the grace: the grace started with the outage is still running
+		if (!wentDown) {
 			return;
 		}
 		long outage = this.outage;
@@ -95,13 +99,16 @@ final class ConnectionLink {
 		}
 	}
 
-	private void markDown(long sinceNanos) {
-		if (!this.down) {
-			this.outage++;
-			this.downSinceNanos = sinceNanos;
-			this.downSince = Instant.now().minusNanos(System.nanoTime() - sinceNanos);
-			this.down = true;
+	// Whether the connection was up until now: only the start of an outage starts its grace.
+	private boolean markDown(long sinceNanos) {
+		if (this.down) {
+			return false;
 		}
+		this.outage++;
+		this.downSinceNanos = sinceNanos;
+		this.downSince = Instant.now().minusNanos(System.nanoTime() - sinceNanos);
+		this.down = true;
+		return true;
 	}
 
 	private void graceEnded(long outage) {
