@@ -6,7 +6,6 @@ import io.lettuce.core.tracing.TraceContextProvider;
 import io.lettuce.core.tracing.Tracer;
 import io.lettuce.core.tracing.TracerProvider;
 import io.lettuce.core.tracing.Tracing;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Tracing} whose spans start their observation before they follow their
@@ -36,8 +35,10 @@ public final class GuardedTracing implements Tracing {
 	 */
 	public GuardedTracing(Tracing delegate) {
 		this.delegate = delegate;
-		TracerProvider provider = delegate.getTracerProvider();
-		this.tracerProvider = new GuardedTracerProvider(provider);
+		// Asked once: Lettuce asks for the tracer per command, and the Micrometer tracing's is
+		// one instance for its lifetime
+		Tracer tracer = new GuardedTracer(delegate.getTracerProvider().getTracer());
+		this.tracerProvider = () -> tracer;
 	}
 
 	/**
@@ -71,33 +72,6 @@ public final class GuardedTracing implements Tracing {
 	@Override
 	public Endpoint createEndpoint(SocketAddress socketAddress) {
 		return this.delegate.createEndpoint(socketAddress);
-	}
-
-	/**
-	 * Keeps one guarded tracer per delegate tracer, so that asking for the tracer, which
-	 * Lettuce does per command, allocates nothing.
-	 */
-	private static final class GuardedTracerProvider implements TracerProvider {
-
-		private final TracerProvider delegate;
-
-		private volatile @Nullable GuardedTracer last;
-
-		GuardedTracerProvider(TracerProvider delegate) {
-			this.delegate = delegate;
-		}
-
-		@Override
-		public Tracer getTracer() {
-			Tracer tracer = this.delegate.getTracer();
-			GuardedTracer last = this.last;
-			if (last == null || last.delegate != tracer) {
-				last = new GuardedTracer(tracer);
-				this.last = last;
-			}
-			return last;
-		}
-
 	}
 
 	private static final class GuardedTracer extends Tracer {
