@@ -171,8 +171,8 @@ public final class TuningAdvisor {
 			return;
 		}
 		Duration maxWait = pool.maxWait();
-		String fix = "Set lettuce.tuning.pool.max-wait (or spring.data.redis.lettuce.pool.max-wait) to a positive "
-				+ "duration no longer than the command timeout, e.g. 2s";
+		String fix = "Set spring.data.redis.lettuce.pool.max-wait to a positive duration no longer than the command "
+				+ "timeout, e.g. 2s, or remove it for lettuce-tuning's default";
 		if (maxWait == null || maxWait.isNegative() || maxWait.isZero()) {
 			findings.add(Finding.of(UNBOUNDED_POOL_WAIT, Severity.WARNING,
 					"A caller waits forever for a dedicated connection when the pool is exhausted", fix));

@@ -64,14 +64,11 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 	/**
 	 * Create a pool.
 	 * @param target the provider that opens new connections
-	 * @param config the pool configuration; its max wait must be positive
+	 * @param config the pool configuration; a negative max wait lets a caller wait forever,
+	 * which the application has to ask for explicitly
 	 */
 	public DedicatedConnectionPool(LettuceConnectionProvider target,
 			GenericObjectPoolConfig<StatefulConnection<?, ?>> config) {
-		if (config.getMaxWaitDuration().isNegative() || config.getMaxWaitDuration().isZero()) {
-			throw new IllegalArgumentException(
-					"maxWait must be positive so that no caller waits forever, was " + config.getMaxWaitDuration());
-		}
 		this.target = target;
 		this.config = config;
 		this.asyncConfig = CommonsPool2ConfigConverter.bounded(config);
@@ -93,7 +90,7 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 
 	private PoolException exhausted(GenericObjectPool<?> pool, Exception cause) {
 		return new PoolException(("Timed out after %dms waiting for a dedicated Redis connection: all %d are in use. "
-				+ "Raise spring.data.redis.lettuce.pool.max-active, or lettuce.tuning.pool.max-wait to wait longer")
+				+ "Raise spring.data.redis.lettuce.pool.max-active, or spring.data.redis.lettuce.pool.max-wait to wait longer")
 			.formatted(pool.getMaxWaitDuration().toMillis(), pool.getMaxTotal()), cause);
 	}
 

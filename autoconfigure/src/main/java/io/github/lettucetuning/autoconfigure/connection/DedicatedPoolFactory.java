@@ -1,41 +1,47 @@
 package io.github.lettucetuning.autoconfigure.connection;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import java.time.Duration;
+
 import io.github.lettucetuning.connection.DedicatedConnectionPool;
 import io.github.lettucetuning.connection.DedicatedConnectionProviderFactory;
 import io.lettuce.core.api.StatefulConnection;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
+import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 
 /**
- * Builds the dedicated-connection pool from {@code spring.data.redis.lettuce.pool.*}.
- * A class of its own so that commons-pool2 stays optional: nothing loads it unless the
- * pool is enabled.
- *
- * @author lettuce-tuning
+ * The pool of dedicated connections, sized by {@code spring.data.redis.lettuce.pool.*}.
+ * The only class that names commons-pool2 types, and loaded only when the pool is on, so
+ * that commons-pool2 stays optional.
  */
 final class DedicatedPoolFactory {
 
 	private DedicatedPoolFactory() {
 	}
 
-	static DedicatedConnectionProviderFactory create(DataRedisProperties redis, LettuceTuningProperties tuning) {
-		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = poolConfig(redis, tuning);
+	static DedicatedConnectionProviderFactory create(DataRedisProperties.Pool pool, Duration maxWait) {
+		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = poolConfig(pool, maxWait);
 		return (target) -> new DedicatedConnectionPool(target, config);
 	}
 
-	static GenericObjectPoolConfig<StatefulConnection<?, ?>> poolConfig(DataRedisProperties redis,
-			LettuceTuningProperties tuning) {
-		DataRedisProperties.Pool pool = redis.getLettuce().getPool();
+	/**
+	 * Return the commons-pool2 settings for the given properties. Sizes and the eviction
+	 * interval mean what Boot documents; an unset interval keeps commons-pool2's (no
+	 * eviction runs). The wait is decided by {@link PoolMaxWait}.
+	 * @param pool Boot's pool properties
+	 * @param maxWait the effective wait for a connection
+	 * @return the pool settings
+	 */
+	static GenericObjectPoolConfig<StatefulConnection<?, ?>> poolConfig(DataRedisProperties.Pool pool,
+			Duration maxWait) {
 		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = new GenericObjectPoolConfig<>();
-		config.setMaxTotal(pool.getMaxActive());
-		config.setMaxIdle(pool.getMaxIdle());
-		config.setMinIdle(pool.getMinIdle());
-		if (pool.getTimeBetweenEvictionRuns() != null) {
-			config.setTimeBetweenEvictionRuns(pool.getTimeBetweenEvictionRuns());
-		}
-		config.setMaxWait(PoolMaxWait.of(redis, tuning));
+		PropertyMapper map = PropertyMapper.get();
+		map.from(pool::getMaxActive).to(config::setMaxTotal);
+		map.from(pool::getMaxIdle).to(config::setMaxIdle);
+		map.from(pool::getMinIdle).to(config::setMinIdle);
+		map.from(pool::getTimeBetweenEvictionRuns).to(config::setTimeBetweenEvictionRuns);
+		config.setMaxWait(maxWait);
 		return config;
 	}
 

@@ -1,33 +1,30 @@
 package io.github.lettucetuning.autoconfigure.connection;
 
 import java.time.Duration;
+import java.util.Locale;
+import java.util.stream.Stream;
 
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ReadFrom;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.ssl.SslBundle;
-import org.springframework.boot.ssl.SslOptions;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.LettuceClientConfigurationBuilder;
 import org.springframework.util.StringUtils;
 
 /**
- * Maps {@code spring.data.redis.*} onto a {@link LettuceClientConfiguration} in Spring
- * Boot's order: properties, then SSL and URL, then client options (with their
- * customizers), then client resources, then the configuration customizers, so that user
- * code has the last word.
- *
- * @author lettuce-tuning
+ * Turns {@code spring.data.redis.*} into the {@link LettuceClientConfiguration} Spring
+ * Boot's own factory would get, so that the starter honours every Boot property with
+ * Boot's meaning. The one addition: without a client name the application's name is
+ * used. The application's customizers run after the mapping, configuration customizers
+ * last, so that its code overrides any mapped value. {@code BootMappingParityTests}
+ * holds the result against Boot's.
  */
 final class LettuceClientConfigurationMapper {
 
@@ -35,117 +32,67 @@ final class LettuceClientConfigurationMapper {
 
 	private final @Nullable SslBundle sslBundle;
 
-	private final @Nullable String defaultClientName;
+	private final @Nullable String applicationName;
 
+	/**
+	 * Create a mapper.
+	 * @param properties Boot's Redis properties
+	 * @param sslBundle the bundle of Boot's connection details, if SSL is on
+	 * @param applicationName {@code spring.application.name}, the fallback client name
+	 */
 	LettuceClientConfigurationMapper(DataRedisProperties properties, @Nullable SslBundle sslBundle,
-			@Nullable String defaultClientName) {
+			@Nullable String applicationName) {
 		this.properties = properties;
 		this.sslBundle = sslBundle;
-		this.defaultClientName = defaultClientName;
+		this.applicationName = applicationName;
 	}
 
 	LettuceClientConfiguration map(boolean cluster, ClientResources clientResources,
 			ObjectProvider<LettuceClientOptionsBuilderCustomizer> optionsCustomizers,
 			ObjectProvider<LettuceClientConfigurationBuilderCustomizer> configurationCustomizers) {
 		LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder();
-		applyProperties(builder);
-		if (this.sslBundle != null || urlUsesSsl()) {
+		DataRedisProperties.Lettuce lettuce = this.properties.getLettuce();
+		PropertyMapper map = PropertyMapper.get();
+		map.from(this.properties::getTimeout).to(builder::commandTimeout);
+		// Zero means "keep Spring Data's default", not "do not wait".
+		map.from(lettuce::getShutdownTimeout).whenNot(Duration::isZero).to(builder::shutdownTimeout);
+		map.from(lettuce::getReadFrom).as(LettuceClientConfigurationMapper::readFrom).to(builder::readFrom);
+		map.from(this::clientName).to(builder::clientName);
+		if (usesSsl()) {
 			builder.useSsl();
 		}
-		builder.clientOptions(clientOptions(cluster, optionsCustomizers));
+		builder.clientOptions(new LettuceClientOptionsMapper(this.properties, this.sslBundle).map(cluster,
+				optionsCustomizers));
 		builder.clientResources(clientResources);
 		configurationCustomizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}
 
-	private void applyProperties(LettuceClientConfigurationBuilder builder) {
-		if (this.properties.getTimeout() != null) {
-			builder.commandTimeout(this.properties.getTimeout());
-		}
-		Duration shutdownTimeout = this.properties.getLettuce().getShutdownTimeout();
-		if (shutdownTimeout != null && !shutdownTimeout.isZero()) {
-			builder.shutdownTimeout(shutdownTimeout);
-		}
-		String readFrom = this.properties.getLettuce().getReadFrom();
-		if (readFrom != null) {
-			builder.readFrom(readFrom(readFrom));
-		}
-		String clientName = clientName();
-		if (clientName != null) {
-			builder.clientName(clientName);
-		}
-	}
-
 	// The application's name makes its connections easy to find with CLIENT LIST.
 	private @Nullable String clientName() {
-		String clientName = this.properties.getClientName();
-		if (StringUtils.hasText(clientName)) {
-			return clientName;
-		}
-		return StringUtils.hasText(this.defaultClientName) ? this.defaultClientName : null;
+		return Stream.of(this.properties.getClientName(), this.applicationName)
+			.filter(StringUtils::hasText)
+			.findFirst()
+			.orElse(null);
 	}
 
-	private boolean urlUsesSsl() {
+	// A bundle means SSL; so does a rediss:// URL, which may come without one.
+	private boolean usesSsl() {
 		String url = this.properties.getUrl();
-		return url != null && url.startsWith("rediss://");
+		return this.sslBundle != null || (url != null && url.startsWith("rediss://"));
 	}
 
-	static ReadFrom readFrom(String readFrom) {
-		int colon = readFrom.indexOf(':');
-		if (colon == -1) {
-			return ReadFrom.valueOf(canonicalName(readFrom));
-		}
-		return ReadFrom.valueOf(canonicalName(readFrom.substring(0, colon)) + readFrom.substring(colon));
-	}
-
-	private static String canonicalName(String name) {
-		StringBuilder canonical = new StringBuilder(name.length());
-		name.chars()
-			.filter(Character::isLetterOrDigit)
-			.map(Character::toLowerCase)
-			.forEach((c) -> canonical.append((char) c));
-		return canonical.toString();
-	}
-
-	private ClientOptions clientOptions(boolean cluster,
-			ObjectProvider<LettuceClientOptionsBuilderCustomizer> optionsCustomizers) {
-		ClientOptions.Builder builder = cluster ? clusterClientOptions() : ClientOptions.builder();
-		Duration connectTimeout = this.properties.getConnectTimeout();
-		if (connectTimeout != null) {
-			builder.socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build());
-		}
-		if (this.sslBundle != null) {
-			builder.sslOptions(sslOptions(this.sslBundle));
-		}
-		builder.timeoutOptions(TimeoutOptions.enabled());
-		optionsCustomizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return builder.build();
-	}
-
-	// Unlike Spring Boot, a cluster gets cluster options however it was defined: by
-	// properties, connection details or a RedisClusterConfiguration bean.
-	private ClusterClientOptions.Builder clusterClientOptions() {
-		DataRedisProperties.Lettuce.Cluster.Refresh refresh = this.properties.getLettuce().getCluster().getRefresh();
-		ClusterTopologyRefreshOptions.Builder refreshOptions = ClusterTopologyRefreshOptions.builder()
-			.dynamicRefreshSources(refresh.isDynamicRefreshSources());
-		if (refresh.getPeriod() != null) {
-			refreshOptions.enablePeriodicRefresh(refresh.getPeriod());
-		}
-		return ClusterClientOptions.builder().topologyRefreshOptions(refreshOptions.build());
-	}
-
-	private static io.lettuce.core.SslOptions sslOptions(SslBundle bundle) {
-		io.lettuce.core.SslOptions.Builder builder = io.lettuce.core.SslOptions.builder()
-			.keyManager(bundle.getManagers().getKeyManagerFactory())
-			.trustManager(bundle.getManagers().getTrustManagerFactory());
-		SslOptions options = bundle.getOptions();
-		if (options.getCiphers() != null) {
-			builder.cipherSuites(options.getCiphers());
-		}
-		if (options.getEnabledProtocols() != null) {
-			builder.protocols(options.getEnabledProtocols());
-		}
-		return builder.build();
+	/**
+	 * Parse a {@code read-from} value as Boot documents it: the setting's name in any
+	 * spelling ({@code any-replica}, {@code anyReplica}), followed for {@code regex} and
+	 * {@code subnet} by a colon and an argument that is kept as written.
+	 * @param value the property value
+	 * @return Lettuce's read-from setting
+	 */
+	static ReadFrom readFrom(String value) {
+		String[] nameAndArgument = value.split(":", 2);
+		String name = nameAndArgument[0].replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
+		return ReadFrom.valueOf((nameAndArgument.length == 1) ? name : name + ":" + nameAndArgument[1]);
 	}
 
 }

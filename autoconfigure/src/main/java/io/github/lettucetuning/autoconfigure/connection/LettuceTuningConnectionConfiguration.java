@@ -1,11 +1,13 @@
 package io.github.lettucetuning.autoconfigure.connection;
 
+import io.github.lettucetuning.autoconfigure.ExplicitProperties;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.SharedConnectionCount;
 import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.lettuce.core.resource.ClientResources;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -50,8 +52,8 @@ public final class LettuceTuningConnectionConfiguration {
 			ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
 			ObjectProvider<LettuceClientOptionsBuilderCustomizer> optionsCustomizers,
 			ObjectProvider<LettuceClientConfigurationBuilderCustomizer> configurationCustomizers) {
-		RedisConfiguration configuration = new RedisTopology(properties, connectionDetails).resolve(standalone,
-				sentinel, cluster, masterReplica);
+		RedisConfiguration configuration = new RedisTopology(connectionDetails, maxRedirects(properties))
+			.resolve(standalone, sentinel, cluster, masterReplica);
 		LettuceClientConfiguration clientConfiguration = new LettuceClientConfigurationMapper(properties,
 				connectionDetails.getSslBundle(), environment.getProperty("spring.application.name"))
 			.map(configuration instanceof ClusterConfiguration, clientResources, optionsCustomizers,
@@ -59,7 +61,7 @@ public final class LettuceTuningConnectionConfiguration {
 		LettuceTuningConnectionFactory factory = LettuceTuningConnectionFactory.of(configuration,
 				clientConfiguration, tuning.getConnection().getMode(), SharedConnectionCount.of(tuning),
 				tuning.getConnection().getMulti().getSelection());
-		configureDedicatedConnections(factory, tuning, properties,
+		configureDedicatedConnections(factory, tuning, properties, ExplicitProperties.of(environment),
 				ClassUtils.isPresent("org.apache.commons.pool2.ObjectPool", resourceLoader.getClassLoader()));
 		factory.setEagerInitialization(tuning.getConnection().isEagerInitialization());
 		if (Threading.VIRTUAL.isActive(environment)) {
@@ -68,8 +70,13 @@ public final class LettuceTuningConnectionConfiguration {
 		return factory;
 	}
 
+	private static @Nullable Integer maxRedirects(DataRedisProperties properties) {
+		DataRedisProperties.Cluster cluster = properties.getCluster();
+		return (cluster != null) ? cluster.getMaxRedirects() : null;
+	}
+
 	private void configureDedicatedConnections(LettuceTuningConnectionFactory factory, LettuceTuningProperties tuning,
-			DataRedisProperties properties, boolean commonsPool2Present) {
+			DataRedisProperties properties, ExplicitProperties explicit, boolean commonsPool2Present) {
 		DataRedisProperties.Pool pool = properties.getLettuce().getPool();
 		boolean poolEnabled = (pool.getEnabled() != null) ? pool.getEnabled() : commonsPool2Present;
 		if (tuning.getConnection().getMode() == ConnectionMode.POOLED && !commonsPool2Present) {
@@ -92,7 +99,8 @@ public final class LettuceTuningConnectionConfiguration {
 						"Add the dependency org.apache.commons:commons-pool2, or remove "
 								+ "spring.data.redis.lettuce.pool.enabled=true.");
 			}
-			factory.setDedicatedConnections(DedicatedPoolFactory.create(properties, tuning));
+			factory.setDedicatedConnections(DedicatedPoolFactory.create(pool,
+					PoolMaxWait.of(properties, tuning.getConnection().getMode(), explicit)));
 			factory.setPrewarmDedicatedConnections(tuning.getPool().isPrewarm());
 		}
 	}

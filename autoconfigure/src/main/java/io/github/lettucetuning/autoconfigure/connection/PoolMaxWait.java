@@ -2,7 +2,7 @@ package io.github.lettucetuning.autoconfigure.connection;
 
 import java.time.Duration;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.ExplicitProperties;
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.lettuce.core.RedisURI;
 import org.jspecify.annotations.Nullable;
@@ -13,10 +13,14 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
  * How long a caller waits for a dedicated connection when the pool is exhausted. One
  * rule for the pool and for the endpoint that reports it.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class PoolMaxWait {
+
+	/**
+	 * The one property that sets the wait.
+	 */
+	public static final String PROPERTY = "spring.data.redis.lettuce.pool.max-wait";
 
 	// The wait for dedicated work (transactions, blocking commands, Pub/Sub) when nobody
 	// set one: short, because a pool held by blocking commands does not free up soon.
@@ -26,27 +30,23 @@ public final class PoolMaxWait {
 	}
 
 	/**
-	 * Return the effective wait: a positive {@code spring.data.redis.lettuce.pool.max-wait}
-	 * wins (Boot's default of -1 means "wait forever" and is not taken as a choice), then
-	 * {@code lettuce.tuning.pool.max-wait}; unset, it is 2 s, or in pooled mode the
+	 * Return the effective wait. A {@code spring.data.redis.lettuce.pool.max-wait} the
+	 * application set is used as it is, a negative one (wait forever) included: that is
+	 * a choice. Left at Boot's default of -1, the wait is 2 s, or in pooled mode the
 	 * command timeout. In pooled mode every command waits for a connection, and with far
 	 * more threads than connections commons-pool2's unfair hand-over lets a returning
 	 * thread borrow again ahead of parked ones, so a 2 s bound fails callers of a healthy
 	 * but busy pool (measured: 200 threads over 8 connections).
 	 * @param redis Spring Boot's Redis properties
-	 * @param tuning the tuning properties
-	 * @return the positive maximum wait
+	 * @param mode the connection mode
+	 * @param explicit the properties the application set
+	 * @return the maximum wait; negative means forever
 	 */
-	public static Duration of(DataRedisProperties redis, LettuceTuningProperties tuning) {
-		Duration bootMaxWait = redis.getLettuce().getPool().getMaxWait();
-		if (isPositive(bootMaxWait)) {
-			return bootMaxWait;
+	public static Duration of(DataRedisProperties redis, ConnectionMode mode, ExplicitProperties explicit) {
+		if (explicit.isSet(PROPERTY)) {
+			return redis.getLettuce().getPool().getMaxWait();
 		}
-		Duration tuningMaxWait = tuning.getPool().getMaxWait();
-		if (tuningMaxWait != null) {
-			return tuningMaxWait;
-		}
-		return (tuning.getConnection().getMode() == ConnectionMode.POOLED) ? commandTimeout(redis) : DEDICATED_DEFAULT;
+		return (mode == ConnectionMode.POOLED) ? commandTimeout(redis) : DEDICATED_DEFAULT;
 	}
 
 	private static Duration commandTimeout(DataRedisProperties redis) {
@@ -54,7 +54,6 @@ public final class PoolMaxWait {
 		return isPositive(timeout) ? timeout : RedisURI.DEFAULT_TIMEOUT_DURATION;
 	}
 
-	// Boot's -1 (and an unset value) mean "no choice made" for both waits and timeouts.
 	private static boolean isPositive(@Nullable Duration duration) {
 		return duration != null && !duration.isNegative() && !duration.isZero();
 	}

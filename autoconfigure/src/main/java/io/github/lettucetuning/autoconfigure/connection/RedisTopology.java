@@ -1,15 +1,17 @@
 package io.github.lettucetuning.autoconfigure.connection;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails.Node;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration.WithAuthentication;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -17,98 +19,100 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 
 /**
- * Where Redis is, decided as Spring Boot decides it: a user's configuration bean beats
- * the connection details, and Sentinel beats cluster, which beats static
- * master/replica, which beats standalone.
- *
- * @author lettuce-tuning
+ * Where Redis is, as the Spring Data configuration the factory connects with. The
+ * order is the one Spring Boot documents, so that swapping Boot's factory for ours never
+ * points an application at other servers: Sentinel, then cluster, then static
+ * master/replica, then standalone; for each, a configuration bean the application
+ * declares comes before what the connection details describe.
  */
 final class RedisTopology {
 
-	private final DataRedisProperties properties;
-
 	private final DataRedisConnectionDetails details;
 
-	RedisTopology(DataRedisProperties properties, DataRedisConnectionDetails details) {
-		this.properties = properties;
+	private final @Nullable Integer maxRedirects;
+
+	/**
+	 * Create a topology.
+	 * @param details Boot's connection details
+	 * @param maxRedirects {@code spring.data.redis.cluster.max-redirects}, which the
+	 * connection details do not carry
+	 */
+	RedisTopology(DataRedisConnectionDetails details, @Nullable Integer maxRedirects) {
 		this.details = details;
+		this.maxRedirects = maxRedirects;
 	}
 
 	RedisConfiguration resolve(ObjectProvider<RedisStandaloneConfiguration> standalone,
 			ObjectProvider<RedisSentinelConfiguration> sentinel, ObjectProvider<RedisClusterConfiguration> cluster,
 			ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica) {
-		RedisConfiguration configuration = firstOf(sentinel.getIfAvailable(), sentinel(),
-				cluster.getIfAvailable(), cluster(), masterReplica.getIfAvailable(), masterReplica());
-		return (configuration != null) ? configuration : firstOf(standalone.getIfAvailable(), standalone());
+		List<Supplier<@Nullable RedisConfiguration>> candidates = List.of(sentinel::getIfAvailable,
+				this::sentinelFromDetails, cluster::getIfAvailable, this::clusterFromDetails,
+				masterReplica::getIfAvailable, this::masterReplicaFromDetails, standalone::getIfAvailable);
+		return candidates.stream()
+			.map(Supplier::get)
+			.filter(Objects::nonNull)
+			.findFirst()
+			.orElseGet(this::standaloneFromDetails);
 	}
 
-	private static @Nullable RedisConfiguration firstOf(@Nullable RedisConfiguration... candidates) {
-		for (RedisConfiguration candidate : candidates) {
-			if (candidate != null) {
-				return candidate;
-			}
-		}
-		return null;
+	private RedisConfiguration standaloneFromDetails() {
+		DataRedisConnectionDetails.Standalone server = this.details.getStandalone();
+		RedisStandaloneConfiguration standalone = withCredentials(new RedisStandaloneConfiguration());
+		standalone.setHostName(server.getHost());
+		standalone.setPort(server.getPort());
+		standalone.setDatabase(server.getDatabase());
+		return standalone;
 	}
 
-	private RedisStandaloneConfiguration standalone() {
-		DataRedisConnectionDetails.Standalone standalone = this.details.getStandalone();
-		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(standalone.getHost(),
-				standalone.getPort());
-		configuration.setUsername(this.details.getUsername());
-		configuration.setPassword(RedisPassword.of(this.details.getPassword()));
-		configuration.setDatabase(standalone.getDatabase());
-		return configuration;
-	}
-
-	private @Nullable RedisSentinelConfiguration sentinel() {
-		DataRedisConnectionDetails.Sentinel sentinel = this.details.getSentinel();
-		if (sentinel == null) {
+	private @Nullable RedisConfiguration sentinelFromDetails() {
+		DataRedisConnectionDetails.Sentinel described = this.details.getSentinel();
+		if (described == null) {
 			return null;
 		}
-		RedisSentinelConfiguration configuration = new RedisSentinelConfiguration();
-		configuration.master(sentinel.getMaster());
-		configuration.setSentinels(nodes(sentinel.getNodes()));
-		configuration.setUsername(this.details.getUsername());
-		configuration.setPassword(RedisPassword.of(this.details.getPassword()));
-		configuration.setSentinelUsername(sentinel.getUsername());
-		configuration.setSentinelPassword(RedisPassword.of(sentinel.getPassword()));
-		configuration.setDatabase(sentinel.getDatabase());
-		return configuration;
+		RedisSentinelConfiguration sentinel = withCredentials(new RedisSentinelConfiguration());
+		sentinel.master(described.getMaster());
+		sentinel.setSentinels(redisNodes(described.getNodes()));
+		// The sentinels may have credentials of their own, apart from the data nodes'.
+		sentinel.setSentinelUsername(described.getUsername());
+		sentinel.setSentinelPassword(RedisPassword.of(described.getPassword()));
+		sentinel.setDatabase(described.getDatabase());
+		return sentinel;
 	}
 
-	private @Nullable RedisClusterConfiguration cluster() {
-		DataRedisConnectionDetails.Cluster cluster = this.details.getCluster();
-		if (cluster == null) {
+	private @Nullable RedisConfiguration clusterFromDetails() {
+		DataRedisConnectionDetails.Cluster described = this.details.getCluster();
+		if (described == null) {
 			return null;
 		}
-		RedisClusterConfiguration configuration = new RedisClusterConfiguration();
-		configuration.setClusterNodes(nodes(cluster.getNodes()));
-		DataRedisProperties.Cluster clusterProperties = this.properties.getCluster();
-		if (clusterProperties != null && clusterProperties.getMaxRedirects() != null) {
-			configuration.setMaxRedirects(clusterProperties.getMaxRedirects());
+		RedisClusterConfiguration cluster = withCredentials(new RedisClusterConfiguration());
+		cluster.setClusterNodes(redisNodes(described.getNodes()));
+		if (this.maxRedirects != null) {
+			cluster.setMaxRedirects(this.maxRedirects);
 		}
-		configuration.setUsername(this.details.getUsername());
-		configuration.setPassword(RedisPassword.of(this.details.getPassword()));
-		return configuration;
+		return cluster;
 	}
 
-	private @Nullable RedisStaticMasterReplicaConfiguration masterReplica() {
-		DataRedisConnectionDetails.MasterReplica masterReplica = this.details.getMasterReplica();
-		if (masterReplica == null || masterReplica.getNodes().isEmpty()) {
+	// Lettuce finds out which node is the master; the order of the nodes does not matter.
+	private @Nullable RedisConfiguration masterReplicaFromDetails() {
+		DataRedisConnectionDetails.MasterReplica described = this.details.getMasterReplica();
+		if (described == null || described.getNodes().isEmpty()) {
 			return null;
 		}
-		List<Node> nodes = masterReplica.getNodes();
-		RedisStaticMasterReplicaConfiguration configuration = new RedisStaticMasterReplicaConfiguration(
-				nodes.get(0).host(), nodes.get(0).port());
-		nodes.stream().skip(1).forEach((node) -> configuration.addNode(node.host(), node.port()));
+		RedisStaticMasterReplicaConfiguration masterReplica = withCredentials(
+				new RedisStaticMasterReplicaConfiguration());
+		described.getNodes().forEach((node) -> masterReplica.node(node.host(), node.port()));
+		return masterReplica;
+	}
+
+	private <C extends WithAuthentication> C withCredentials(C configuration) {
 		configuration.setUsername(this.details.getUsername());
 		configuration.setPassword(RedisPassword.of(this.details.getPassword()));
 		return configuration;
 	}
 
-	private static List<RedisNode> nodes(List<Node> nodes) {
-		return nodes.stream().map((node) -> new RedisNode(node.host(), node.port())).toList();
+	private static List<RedisNode> redisNodes(List<Node> nodes) {
+		return nodes.stream().map((node) -> RedisNode.newRedisNode().listeningAt(node.host(), node.port()).build())
+			.toList();
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.autoconfigure.endpoint;
 
 import io.github.lettucetuning.advice.EffectiveConfiguration;
+import io.github.lettucetuning.autoconfigure.ExplicitProperties;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.connection.PoolMaxWait;
@@ -31,6 +32,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of the read-only {@code lettuce} Actuator endpoint.
@@ -53,10 +55,11 @@ public final class LettuceTuningEndpointAutoConfiguration {
 	LettuceEndpoint lettuceEndpoint(LettuceTuningConnectionFactory connectionFactory, ClientResources clientResources,
 			LettuceTuningProperties tuning, DataRedisProperties redis, ObjectProvider<CommandExpiryTimer> expiryTimer,
 			ObjectProvider<EffectiveSocketSettings> socketSettings, ObjectProvider<ClientEventRecorder> recorder,
-			ObjectProvider<LettuceHealthIndicator> healthIndicator, ListableBeanFactory beanFactory) {
+			ObjectProvider<LettuceHealthIndicator> healthIndicator, ListableBeanFactory beanFactory,
+			Environment environment) {
 		EffectiveConfigurationReader reader = new EffectiveConfigurationReader(connectionFactory, clientResources,
 				timerOwner(clientResources.timer(), expiryTimer.getIfAvailable()), socketSettings.getIfAvailable(),
-				pool(redis, tuning),
+				pool(redis, tuning, ExplicitProperties.of(environment)),
 				() -> health(healthIndicator.getIfUnique(), beanFactory));
 		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable());
 	}
@@ -68,10 +71,11 @@ public final class LettuceTuningEndpointAutoConfiguration {
 		return (timer instanceof HashedWheelTimer) ? TimerOwner.LETTUCE : TimerOwner.APPLICATION;
 	}
 
-	static EffectiveConfiguration.Pool pool(DataRedisProperties redis, LettuceTuningProperties tuning) {
+	static EffectiveConfiguration.Pool pool(DataRedisProperties redis, LettuceTuningProperties tuning,
+			ExplicitProperties explicit) {
 		DataRedisProperties.Pool pool = redis.getLettuce().getPool();
 		return new EffectiveConfiguration.Pool(pool.getMaxActive(), pool.getMaxIdle(), pool.getMinIdle(),
-				PoolMaxWait.of(redis, tuning));
+				PoolMaxWait.of(redis, tuning.getConnection().getMode(), explicit));
 	}
 
 	private static EffectiveConfiguration.Health health(@Nullable LettuceHealthIndicator indicator,
