@@ -7,7 +7,7 @@ DEMO_JAR := sample-app/target/lettuce-tuning-sample-app.jar
 .PHONY: demo test bench docs prerequisites
 
 demo: prerequisites
-	$(MVNW) -q -DskipTests -pl sample-app -am install
+	$(MVNW) -q -DskipTests -pl sample-app -am package
 	java -Djava.awt.headless=true -jar $(DEMO_JAR) --demo
 
 # The JDK of the third pass: Temurin 25 sits beside the system's JDK 17 on our machines.
