@@ -7,7 +7,7 @@ DEMO_JAR := sample-app/target/lettuce-tuning-sample-app.jar
 .PHONY: demo test bench docs prerequisites
 
 demo: prerequisites
-	$(MVNW) -q -DskipTests -pl sample-app -am install
+	$(MVNW) -q -DskipTests -pl sample-app -am package
 	java -Djava.awt.headless=true -jar $(DEMO_JAR) --demo
 
 # The JDK of the third pass: Temurin 25 sits beside the system's JDK 17 on our machines.
@@ -34,9 +34,10 @@ docs:
 	$(MVNW) -q -DskipTests -pl docs -am install
 	$(MVNW) -q -pl docs exec:java -Dexec.mainClass=io.github.lettucetuning.docs.PropertyReference -Dexec.args=$(CURDIR)/docs
 
-# The JMH suite (about 85 minutes on 2 cores): every mode against stock Boot and Jedis, the timer, then the report
-# in docs/benchmarks/. `benchmarks/scripts/run-all.sh --quick` is a 6-minute smoke run.
+# The JMH suite (about 85 minutes on 2 cores): every mode against stock Boot and Jedis, the timer, then the summary
+# in docs/benchmarks/summary.md (python3). `benchmarks/scripts/run-all.sh --quick` is a 6-minute smoke run.
 bench: prerequisites
+	@command -v python3 >/dev/null 2>&1 || { apt-get update && apt-get install -y python3; }
 	bash benchmarks/scripts/run-all.sh
 
 prerequisites:

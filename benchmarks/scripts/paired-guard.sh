@@ -6,7 +6,7 @@
 # paired-shared-vs-stock.sh for why).
 #
 # Usage: benchmarks/scripts/paired-guard.sh [rounds]   (default 3, about 2.5 minutes per round)
-# Output: benchmarks/results/paired-guard/side.jsonl and two paired summaries on standard output.
+# Output: benchmarks/results/paired-guard/ JSON and side.jsonl (untracked), and summary.txt, also on standard output.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -29,7 +29,5 @@ for round in $(seq 1 "$ROUNDS"); do
 			-jvmArgsAppend "-Dlettuce.bench.side-file=$OUT/side.jsonl -Dlettuce.bench.round=$round" > /dev/null
 	done
 done
-for reference in tuning-shared-unguarded boot-lettuce-pool2; do
-	"$JAVA" -cp "$JAR" io.github.lettucetuning.benchmarks.report.PairedSummary "$OUT/side.jsonl" tuning-shared \
-		"$reference"
-done | tee "$OUT/summary.txt"
+python3 "$ROOT/benchmarks/scripts/summarize.py" --pair tuning-shared/tuning-shared-unguarded \
+	--pair tuning-shared/boot-lettuce-pool2 "$OUT/side.jsonl" | tee "$OUT/summary.txt"

@@ -9,7 +9,7 @@
 # to read.
 #
 # Usage: benchmarks/scripts/paired-shared-vs-stock.sh [rounds]   (default 8, about 2 minutes per round)
-# Output: benchmarks/results/paired/jmh-rNN.json, side.jsonl, and a summary on standard output.
+# Output: benchmarks/results/paired/jmh-rNN.json and side.jsonl (untracked), and summary.txt, also on standard output.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -28,5 +28,5 @@ for round in $(seq 1 "$ROUNDS"); do
 		-r 5s -p "setup=$order" -rf json -rff "$OUT/jmh-r$(printf %02d "$round").json" \
 		-jvmArgsAppend "-Dlettuce.bench.side-file=$OUT/side.jsonl -Dlettuce.bench.round=$round" > /dev/null
 done
-"$JAVA" -cp "$JAR" io.github.lettucetuning.benchmarks.report.PairedSummary "$OUT/side.jsonl" tuning-shared \
-	boot-lettuce-pool2 | tee "$OUT/summary.txt"
+python3 "$ROOT/benchmarks/scripts/summarize.py" --pair tuning-shared/boot-lettuce-pool2 "$OUT/side.jsonl" \
+	| tee "$OUT/summary.txt"

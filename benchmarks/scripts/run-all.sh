@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs the end-to-end benchmark suite, as `make bench` does: builds the benchmark jar, runs the mode benchmarks at
 # 16 and 200 threads and the end-to-end timer benchmark in interleaved rounds (all with -prof gc and JSON results),
-# then joins everything into benchmarks/results/modes.json, docs/benchmarks/results.md and PNG charts.
+# then writes docs/benchmarks/summary.md with scripts/summarize.py (raw results stay in benchmarks/results, untracked).
 #
 # Usage: benchmarks/scripts/run-all.sh [--quick] [--no-build] [--report-only]
 #   --quick        a smoke run of about 6 minutes: SET at 200 threads only, short iterations, 2 timer rounds
 #   --no-build     use the jar as built
-#   --report-only  only rebuild the report from the files in benchmarks/results
+#   --report-only  only rewrite the summary from the files in benchmarks/results
 # Environment: JMH_ARGS is appended to every JMH command line (e.g. JMH_ARGS='-p setup=tuning-shared');
 # TIMER_ROUNDS sets the number of timer rounds (one fork of each timer per round, default 3); VERDICT_ROUNDS the
 # number of extra rounds of SET at 200 threads for the setups the targets compare (default 7); QUIET_MAX_WAIT how
@@ -100,5 +100,18 @@ if $benchmarks; then
 	done
 fi
 
-log "Report"
-"$JAVA" -Djava.awt.headless=true -cp "$JAR" io.github.lettucetuning.benchmarks.report.ReportMain "$RESULTS" "$DOCS"
+# The comparisons the docs quote, paired by round; every setup's figures are in the tables.
+pairs=(tuning-shared/boot-lettuce-pool2 tuning-shared/boot-lettuce-pool2-epoll tuning-multi-1x/boot-jedis-8
+	tuning-multi-1x/tuning-shared tuning-multi-1x-affinity/boot-jedis-8 tuning-multi-1x-affinity/tuning-shared
+	tuning-multi-2x/boot-jedis-8 tuning-multi-2x/tuning-shared wheel/netty off/netty)
+log "Summary"
+mkdir -p "$DOCS"
+{
+	echo "# Benchmark summary"
+	echo
+	echo "Written $(date -u +%F) by \`benchmarks/scripts/run-all.sh\` (\`make bench\`) with \`benchmarks/scripts/summarize.py\`"
+	echo "from the results in \`benchmarks/results/\`; [results.md](results.md) explains the columns and what they show."
+	echo
+	python3 "$ROOT/benchmarks/scripts/summarize.py" "${pairs[@]/#/--pair=}" "$RESULTS"
+} > "$DOCS/summary.md"
+log "Wrote $DOCS/summary.md"

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.protocol.Endpoint;
-import io.netty.util.concurrent.EventExecutor;
+import io.netty.channel.Channel;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,6 +40,10 @@ final class ConnectionLink {
 	// Tells a grace timer whether the outage it was started for is still the current one.
 	private volatile long outage;
 
+	// The channel the connection uses now: a late inactive event of a channel a reconnect
+	// has already replaced must not mark the live connection down.
+	private volatile @Nullable Channel channel;
+
 	ConnectionLink(OutageGuard guard) {
 		this.guard = guard;
 	}
@@ -56,7 +60,8 @@ final class ConnectionLink {
 		this.server = describe(address);
 	}
 
-	void connected() {
+	void connected(Channel channel) {
+		this.channel = channel;
 		this.outage++;
 		this.down = false;
 		this.unreachable = false;
@@ -69,7 +74,11 @@ final class ConnectionLink {
 		markDown(sinceNanos);
 	}
 
-	void disconnected(EventExecutor loop) {
+	void disconnected(Channel channel) {
+		Channel current = this.channel;
+		if (current != null && current != channel && current.isActive()) {
+			return;
+		}
 		if (isClosed()) {
 			this.guard.reachable(this);
 			return;
@@ -92,7 +101,7 @@ final class ConnectionLink {
 		long outage = this.outage;
 		long delay = this.downSinceNanos + options.grace().toNanos() - System.nanoTime();
 		try {
-			loop.schedule(() -> graceEnded(outage), Math.max(0, delay), TimeUnit.NANOSECONDS);
+			channel.eventLoop().schedule(() -> graceEnded(outage), Math.max(0, delay), TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
 			// The client is shutting down: nothing left to fail.

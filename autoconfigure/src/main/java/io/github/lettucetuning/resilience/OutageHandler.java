@@ -62,7 +62,7 @@ final class OutageHandler extends ChannelDuplexHandler {
 
 	@Override
 	public void channelActive(ChannelHandlerContext ctx) throws Exception {
-		this.link.connected();
+		this.link.connected(ctx.channel());
 		this.link.guard().opened(this);
 		super.channelActive(ctx);
 	}
@@ -71,7 +71,7 @@ final class OutageHandler extends ChannelDuplexHandler {
 	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
 		stopChecking();
 		this.link.guard().closed(this);
-		this.link.disconnected(ctx.channel().eventLoop());
+		this.link.disconnected(ctx.channel());
 		super.channelInactive(ctx);
 	}
 

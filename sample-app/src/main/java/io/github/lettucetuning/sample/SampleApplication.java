@@ -25,7 +25,7 @@ public class SampleApplication {
 	 */
 	public static void main(String[] args) throws Exception {
 		if (Arrays.asList(args).contains("--demo")) {
-			System.exit(ComparisonDemo.run(args));
+			System.exit(ComparisonDemo.run(SampleApplication.class, args));
 		}
 		SpringApplication application = new SpringApplication(SampleApplication.class);
 		application.addListeners(new LocalRedisFallback());

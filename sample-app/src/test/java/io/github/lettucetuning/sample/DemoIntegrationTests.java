@@ -38,7 +38,7 @@ class DemoIntegrationTests {
 		int exitCode;
 		System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
 		try {
-			exitCode = ComparisonDemo.run(new String[] { "--demo", "--demo.setups=stock,shared",
+			exitCode = ComparisonDemo.run(SampleApplication.class, new String[] { "--demo", "--demo.setups=stock,shared",
 					"--demo.warmup=1s", "--demo.duration=2s", "--demo.threads=8", "--demo.output-directory=" + output,
 					"--spring.data.redis.host=" + this.redis.host(), "--spring.data.redis.port=" + this.redis.port() });
 		}

@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
-import io.github.lettucetuning.sample.SampleApplication;
 import io.github.lettucetuning.sample.catalog.CatalogService;
 import io.github.lettucetuning.sample.counter.VisitCounter;
 import io.github.lettucetuning.sample.jobs.JobQueue;
 import io.github.lettucetuning.sample.leaderboard.Leaderboard;
 import io.github.lettucetuning.sample.localredis.LocalRedisFallback;
+import io.github.lettucetuning.sample.localredis.LocalRedisServer;
 import io.github.lettucetuning.sample.orders.OrderService;
-import io.github.lettucetuning.testsupport.server.RedisNode;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -41,23 +41,27 @@ public final class ComparisonDemo {
 			new String[] { "demo" }, "multi", new String[] { "demo", "multi" }, "pooled",
 			new String[] { "demo", "pooled" });
 
+	private final Class<?> application;
+
 	private final DemoProperties properties;
 
 	private final PrintStream out;
 
 	private final List<String> summary = new ArrayList<>();
 
-	ComparisonDemo(DemoProperties properties, PrintStream out) {
+	ComparisonDemo(Class<?> application, DemoProperties properties, PrintStream out) {
+		this.application = application;
 		this.properties = properties;
 		this.out = out;
 	}
 
 	/**
 	 * Run the demo with the application's arguments.
-	 * @param args the arguments, {@code --demo.*} ones included
+	 * @param application the shop's application class, started once per setup
+	 * @param arguments the arguments, {@code --demo.*} ones included
 	 * @return the exit code: 0, or 1 when a request failed
 	 */
-	public static int run(String[] arguments) throws Exception {
+	public static int run(Class<?> application, String[] arguments) throws Exception {
 		// The bare --demo flag would bind as an empty "demo" value and hide the demo.* ones.
 		String[] args = Arrays.stream(arguments).filter((argument) -> !argument.equals("--demo")).toArray(String[]::new);
 		StandardEnvironment environment = new StandardEnvironment();
@@ -68,20 +72,20 @@ public final class ComparisonDemo {
 		LocalRedisFallback fallback = new LocalRedisFallback();
 		fallback.startIfNeeded(environment);
 		try {
-			return new ComparisonDemo(properties, System.out).compare(withRedis(args, fallback.node()));
+			return new ComparisonDemo(application, properties, System.out).compare(withRedis(args, fallback.server()));
 		}
 		finally {
 			fallback.stop();
 		}
 	}
 
-	private static String[] withRedis(String[] args, RedisNode node) {
-		if (node == null) {
+	private static String[] withRedis(String[] args, @Nullable LocalRedisServer server) {
+		if (server == null) {
 			return args;
 		}
 		List<String> all = new ArrayList<>(List.of(args));
-		all.add("--spring.data.redis.host=" + node.host());
-		all.add("--spring.data.redis.port=" + node.port());
+		all.add("--spring.data.redis.host=" + server.host());
+		all.add("--spring.data.redis.port=" + server.port());
 		return all.toArray(String[]::new);
 	}
 
@@ -115,7 +119,7 @@ public final class ComparisonDemo {
 		if (profiles == null) {
 			throw new IllegalArgumentException("Unknown setup '" + setup + "'; use one of " + PROFILES.keySet());
 		}
-		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(this.application)
 			.profiles(profiles)
 			.run(args)) {
 			ShopWorkload workload = new ShopWorkload(context.getBean(CatalogService.class),

@@ -7,8 +7,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-import io.github.lettucetuning.testsupport.server.RedisNode;
-import io.github.lettucetuning.testsupport.server.RedisServerLauncher;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -39,20 +37,17 @@ public class LocalRedisFallback implements ApplicationListener<ApplicationEvent>
 
 	private final InetSocketAddress defaultAddress;
 
-	private final RedisServerLauncher launcher;
-
-	private volatile @Nullable RedisNode node;
+	private volatile @Nullable LocalRedisServer server;
 
 	/**
 	 * Create a fallback that probes Redis's default address, localhost:6379.
 	 */
 	public LocalRedisFallback() {
-		this(new InetSocketAddress("localhost", 6379), new RedisServerLauncher());
+		this(new InetSocketAddress("localhost", 6379));
 	}
 
-	LocalRedisFallback(InetSocketAddress defaultAddress, RedisServerLauncher launcher) {
+	LocalRedisFallback(InetSocketAddress defaultAddress) {
 		this.defaultAddress = defaultAddress;
-		this.launcher = launcher;
 	}
 
 	@Override
@@ -74,8 +69,8 @@ public class LocalRedisFallback implements ApplicationListener<ApplicationEvent>
 		if (isConfigured(environment) || answersPing(this.defaultAddress)) {
 			return;
 		}
-		RedisNode started = this.launcher.start();
-		this.node = started;
+		LocalRedisServer started = LocalRedisServer.start();
+		this.server = started;
 		environment.getPropertySources()
 			.addFirst(new MapPropertySource("localRedisFallback",
 					Map.of("spring.data.redis.host", started.host(), "spring.data.redis.port", started.port())));
@@ -110,19 +105,19 @@ public class LocalRedisFallback implements ApplicationListener<ApplicationEvent>
 	}
 
 	/**
-	 * Return the node this fallback started, if any.
-	 * @return the started node or {@code null}
+	 * Return the server this fallback started, if any.
+	 * @return the started server or {@code null}
 	 */
-	public @Nullable RedisNode node() {
-		return this.node;
+	public @Nullable LocalRedisServer server() {
+		return this.server;
 	}
 
 	/**
 	 * Stop the server this fallback started, if any.
 	 */
 	public void stop() {
-		RedisNode started = this.node;
-		this.node = null;
+		LocalRedisServer started = this.server;
+		this.server = null;
 		if (started != null) {
 			started.stop();
 			logger.info("Stopped the local redis-server on port " + started.port());

@@ -1,6 +1,6 @@
 package io.github.lettucetuning.sample.localredis;
 
-import io.github.lettucetuning.testsupport.server.RedisServerNotFoundException;
+import io.github.lettucetuning.sample.localredis.LocalRedisServer.RedisServerNotFoundException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -6,8 +6,6 @@ import java.net.ServerSocket;
 import java.util.Map;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
-import io.github.lettucetuning.testsupport.server.RedisNode;
-import io.github.lettucetuning.testsupport.server.RedisServerLauncher;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,37 +32,36 @@ class LocalRedisFallbackIntegrationTests {
 
 	@Test
 	void startsALocalServerWhenNoneIsConfiguredOrRunningAndStopsIt() throws IOException {
-		LocalRedisFallback fallback = new LocalRedisFallback(new InetSocketAddress("127.0.0.1", closedPort()),
-				new RedisServerLauncher());
+		LocalRedisFallback fallback = new LocalRedisFallback(new InetSocketAddress("127.0.0.1", closedPort()));
 		StandardEnvironment environment = new StandardEnvironment();
 		fallback.startIfNeeded(environment);
-		RedisNode node = fallback.node();
-		assertThat(node).isNotNull();
-		assertThat(environment.getProperty("spring.data.redis.port", Integer.class)).isEqualTo(node.port());
-		assertThat(node.commandAsString("PING")).isEqualTo("PONG");
+		LocalRedisServer server = fallback.server();
+		assertThat(server).isNotNull();
+		assertThat(environment.getProperty("spring.data.redis.port", Integer.class)).isEqualTo(server.port());
+		assertThat(LocalRedisFallback.answersPing(new InetSocketAddress(server.host(), server.port()))).isTrue();
 		fallback.stop();
-		assertThat(node.isAlive()).isFalse();
+		assertThat(server.isAlive()).isFalse();
+		assertThat(LocalRedisFallback.answersPing(new InetSocketAddress(server.host(), server.port()))).isFalse();
 	}
 
 	@Test
 	void leavesARunningServerAlone() {
 		LocalRedisFallback fallback = new LocalRedisFallback(
-				new InetSocketAddress(this.running.host(), this.running.port()), new RedisServerLauncher());
+				new InetSocketAddress(this.running.host(), this.running.port()));
 		StandardEnvironment environment = new StandardEnvironment();
 		fallback.startIfNeeded(environment);
-		assertThat(fallback.node()).isNull();
+		assertThat(fallback.server()).isNull();
 		assertThat(environment.getPropertySources().contains("localRedisFallback")).isFalse();
 	}
 
 	@Test
 	void leavesAConfiguredRedisAlone() throws IOException {
-		LocalRedisFallback fallback = new LocalRedisFallback(new InetSocketAddress("127.0.0.1", closedPort()),
-				new RedisServerLauncher());
+		LocalRedisFallback fallback = new LocalRedisFallback(new InetSocketAddress("127.0.0.1", closedPort()));
 		StandardEnvironment environment = new StandardEnvironment();
 		environment.getPropertySources()
 			.addFirst(new MapPropertySource("app", Map.of("spring.data.redis.host", "redis.example.com")));
 		fallback.startIfNeeded(environment);
-		assertThat(fallback.node()).isNull();
+		assertThat(fallback.server()).isNull();
 	}
 
 	private static int closedPort() throws IOException {

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Summarise a benchmark run: JMH's JSON results (jmh-*.json) and the harness's side files (side-*.jsonl).
+
+Prints Markdown: per benchmark and thread count, one row per setup with the server-counted rate (median and
+[min-max]: over the measurement iterations of a single fork, over the fork means when there are several), its
+ratio to a baseline setup, the harness's cost figures and JMH's own score and gc.alloc.rate.norm; then, for each
+--pair A/B, the ratio of A to B round by round (forks of the same round ran back to back, so they saw the same
+machine), its median, A's wins and the one-sided sign-test probability of that many wins by chance.
+
+Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] FILE_OR_DIRECTORY...
+Iterations during which other processes used more than 0.25 cores are left out when their fork has quieter ones.
+"""
+import argparse
+import json
+import math
+import pathlib
+import statistics
+import sys
+from collections import defaultdict
+
+DISTURBED_CORES = 0.25
+COST = [("client µs/op", "clientCpuUsPerOp", 1), ("redis µs/op", "serverCpuUsPerOp", 2),
+        ("cmds/read", "commandsPerRead", 1), ("event-loop µs/op", "eventLoopCpuUsPerOp", 1),
+        ("sleeps/kop", "eventLoopSleepsPerKOp", 0)]
+
+
+def key_of(benchmark, params, threads):
+    return benchmark.rsplit(".", 2)[-2] + "." + benchmark.rsplit(".", 1)[-1], threads, ",".join(params.values())
+
+
+def spread(values):
+    values = sorted(v for v in values if v is not None and not math.isnan(v))
+    return (statistics.median(values), values[0], values[-1]) if values else None
+
+
+def level(forks, metric=None):
+    """Median [min, max] over iterations of one fork, over fork means of several."""
+    forks = [[r[metric] for r in fork] if metric else fork for fork in forks]
+    if len(forks) == 1:
+        return spread(forks[0])
+    return spread([statistics.fmean(fork) for fork in forks])
+
+
+def read(paths):
+    files = []
+    for path in map(pathlib.Path, paths):
+        files += sorted(path.glob("jmh-*.json")) + sorted(path.glob("side*.jsonl")) if path.is_dir() else [path]
+    side, jmh = defaultdict(lambda: defaultdict(list)), defaultdict(lambda: {"ops": [], "bytes": [], "err": []})
+    for file in files:
+        if file.suffix == ".jsonl":
+            for line in file.read_text().splitlines():
+                record = json.loads(line)
+                if record.get("kind", "measurement") == "measurement":
+                    key = key_of(record["benchmark"], record["params"], record["threads"])
+                    side[key][record["fork"]].append(record)
+        else:
+            for entry in json.loads(file.read_text()):
+                key = key_of(entry["benchmark"], entry.get("params", {}), entry["threads"])
+                jmh[key]["ops"] += entry["primaryMetric"]["rawData"]
+                jmh[key]["err"].append((float(entry["primaryMetric"]["score"]), float(entry["primaryMetric"]["scoreError"])))
+                jmh[key]["unit"] = entry["primaryMetric"]["scoreUnit"]
+                for name, metric in entry.get("secondaryMetrics", {}).items():
+                    if not name.startswith("gc."):  # the methods of a @Group benchmark
+                        part = jmh[(key[0] + ":" + name, key[1], key[2])]
+                        part["err"].append((float(metric["score"]), float(metric["scoreError"])))
+                        part["unit"] = metric["scoreUnit"]
+                norm = entry.get("secondaryMetrics", {}).get("gc.alloc.rate.norm")
+                if norm:
+                    jmh[key]["bytes"] += norm["rawData"]
+    rows = {}
+    for key, by_fork in side.items():
+        ordered = sorted(by_fork.values(), key=lambda fork: (fork[0].get("round", 0), int(fork[0]["fork"].split("-")[-1])))
+        forks, rounds, dropped = [], [], 0
+        for index, fork in enumerate(ordered):
+            quiet = [r for r in fork if not r.get("otherCpuCores", 0) > DISTURBED_CORES] or fork
+            dropped += len(fork) - len(quiet)
+            forks.append(quiet)
+            rounds.append(fork[0].get("round", 0) or index + 1)
+        rows[key] = {"forks": forks, "rounds": rounds, "dropped": dropped}
+    return rows, jmh
+
+
+def fmt(value, digits=1, scale=1.0):
+    return "-" if value is None or math.isnan(value) else f"{value / scale:.{digits}f}"
+
+
+def by_round(row):
+    return {r: statistics.fmean(x["serverOpsPerSec"] for x in fork) for r, fork in zip(row["rounds"], row["forks"])}
+
+
+def sign_test(wins, rounds):
+    return sum(math.comb(rounds, k) for k in range(wins, rounds + 1)) / 2 ** rounds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--baseline", action="append", help="setup the ratios are taken to, the first one a group "
+                        "has (default: boot-lettuce-pool2, then netty)")
+    parser.add_argument("--pair", action="append", default=[], help="A/B: A against B, paired by round")
+    parser.add_argument("paths", nargs="+")
+    args = parser.parse_args()
+    baselines = args.baseline or ["boot-lettuce-pool2", "netty"]
+    rows, jmh = read(args.paths)
+    if not rows and not jmh:
+        sys.exit("no results in " + " ".join(args.paths))
+    jmh_only = [key for key in jmh if key not in rows]
+    if jmh_only:
+        # Benchmarks without side-file records (the timer microbenchmarks): JMH's own figures.
+        print("| Benchmark | threads | params | score ± error | unit | B/op (gc.alloc.rate.norm) |")
+        print("|---|---|---|---|---|---|")
+        for key in sorted(jmh_only):
+            (score, error), = jmh[key]["err"][-1:]
+            alloc = level(jmh[key]["bytes"]) if jmh[key]["bytes"] else None
+            error = "" if math.isnan(error) else f" ± {error:,.0f}"
+            print(f"| {key[0]} | {key[1]} | {key[2] or '-'} | {score:,.0f}{error} | {jmh[key]['unit']} | "
+                  f"{fmt(alloc and alloc[0], 1)} |")
+        print()
+    groups = defaultdict(list)
+    for key in rows:
+        groups[key[:2]].append(key)
+    for (benchmark, threads), keys in sorted(groups.items()):
+        baseline = next((name for name in baselines if (benchmark, threads, name) in rows), None)
+        base_level = level(rows[(benchmark, threads, baseline)]["forks"], "serverOpsPerSec") if baseline else None
+        print(f"## {benchmark}, {threads} threads\n")
+        print(f"| Setup | forks | server k/s, median [min-max] | vs {baseline or '-'} | JMH k/s | "
+              + " | ".join(name for name, _, _ in COST) + " | B/op (JMH) | dropped |")
+        print("|---" * (7 + len(COST)) + "|")
+        for key in keys:
+            row, scores = rows[key], jmh.get(key, {"ops": [], "bytes": [], "err": []})
+            median, low, high = level(row["forks"], "serverOpsPerSec")
+            ratio = f"{median / base_level[0]:.2f}x" if base_level else "-"
+            ops = level(scores["ops"]) if scores["ops"] else None
+            score = fmt(ops and ops[0], 1, 1000)
+            if len(scores["err"]) == 1 and not math.isnan(scores["err"][0][1]):
+                score = f"{scores['err'][0][0] / 1000:.1f} ± {scores['err'][0][1] / 1000:.1f}"
+            cost = [fmt((level(row["forks"], field) or [None])[0], digits) for _, field, digits in COST]
+            alloc = level(scores["bytes"]) if scores["bytes"] else None
+            print(f"| `{key[2]}` | {len(row['forks'])} | {median / 1000:.1f}k [{low / 1000:.1f}-{high / 1000:.1f}] | "
+                  f"{ratio} | {score} | " + " | ".join(cost) + f" | {fmt(alloc and alloc[0], 0)} | {row['dropped']} |")
+        print()
+    paired = []
+    for pair in args.pair:
+        measured, reference = pair.split("/")
+        for (benchmark, threads) in sorted(groups):
+            a, b = rows.get((benchmark, threads, measured)), rows.get((benchmark, threads, reference))
+            if not a or not b:
+                continue
+            a_rounds, b_rounds = by_round(a), by_round(b)
+            rounds = sorted(set(a_rounds) & set(b_rounds))
+            if len(rounds) < 2:
+                continue
+            ratios = [a_rounds[r] / b_rounds[r] for r in rounds]
+            wins = sum(ratio > 1 for ratio in ratios)
+            paired.append(f"- {measured} / {reference}, {benchmark}, {threads} threads: "
+                  f"median {statistics.median(ratios):.2f}x ({', '.join(f'{r:.2f}' for r in ratios)}); "
+                  f"{measured} ahead in {wins} of {len(ratios)} rounds (sign test p={sign_test(wins, len(ratios)):.3f})")
+    if args.pair:
+        print("## Paired by round\n")
+        print("\n".join(paired) or "No pair ran in two rounds or more.")
+
+
+if __name__ == "__main__":
+    main()
