@@ -64,7 +64,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BootMappingParityTests {
 
-	private static final String[] SSL_BUNDLE = { "spring.ssl.bundle.jks.parity.keystore.location=classpath:parity-keystore.p12",
+	// A throwaway self-signed key pair (keytool, PKCS12, password changeit).
+	private static final String[] SSL_BUNDLE = {
+			"spring.ssl.bundle.jks.parity.keystore.location=classpath:parity-keystore.p12",
 			"spring.ssl.bundle.jks.parity.keystore.password=changeit",
 			"spring.ssl.bundle.jks.parity.keystore.type=PKCS12",
 			"spring.ssl.bundle.jks.parity.truststore.location=classpath:parity-keystore.p12",
