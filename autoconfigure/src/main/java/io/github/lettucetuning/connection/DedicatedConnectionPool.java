@@ -93,7 +93,7 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 
 	private PoolException exhausted(GenericObjectPool<?> pool, Exception cause) {
 		return new PoolException(("Timed out after %dms waiting for a dedicated Redis connection: all %d are in use. "
-				+ "Raise spring.data.redis.lettuce.pool.max-active, or lettuce.tuning.pool.max-wait to wait longer")
+				+ "Raise spring.data.redis.lettuce.pool.max-active, or spring.data.redis.lettuce.pool.max-wait to wait longer")
 			.formatted(pool.getMaxWaitDuration().toMillis(), pool.getMaxTotal()), cause);
 	}
 

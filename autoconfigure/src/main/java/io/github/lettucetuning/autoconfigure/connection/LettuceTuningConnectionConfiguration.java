@@ -93,7 +93,7 @@ public final class LettuceTuningConnectionConfiguration {
 								+ "spring.data.redis.lettuce.pool.enabled=true.");
 			}
 			factory.setDedicatedConnections(DedicatedPoolFactory.create(properties, tuning));
-			factory.setPrewarmDedicatedConnections(tuning.getPool().isPrewarm());
+			factory.setPrewarmDedicatedConnections(tuning.getConnection().getPool().isPrewarm());
 		}
 	}
 

@@ -42,10 +42,6 @@ public final class PoolMaxWait {
 		if (isPositive(bootMaxWait)) {
 			return bootMaxWait;
 		}
-		Duration tuningMaxWait = tuning.getPool().getMaxWait();
-		if (tuningMaxWait != null) {
-			return tuningMaxWait;
-		}
 		return (tuning.getConnection().getMode() == ConnectionMode.POOLED) ? commandTimeout(redis) : DEDICATED_DEFAULT;
 	}
 
