@@ -124,7 +124,8 @@ class SharedModeIntegrationTests {
 	@Test
 	void exhaustedPoolFailsAfterMaxWaitInsteadOfBlockingForever() {
 		this.contextRunner
-			.withPropertyValues("spring.data.redis.lettuce.pool.max-active=2", "lettuce.tuning.pool.max-wait=300ms")
+			.withPropertyValues("spring.data.redis.lettuce.pool.max-active=2",
+					"spring.data.redis.lettuce.pool.max-wait=300ms")
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				List<CompletableFuture<String>> pops = new ArrayList<>();
@@ -138,7 +139,7 @@ class SharedModeIntegrationTests {
 					.isInstanceOf(DataAccessException.class)
 					.satisfies((ex) -> assertThat(ex).hasCauseInstanceOf(PoolException.class)
 						.hasRootCauseInstanceOf(NoSuchElementException.class)
-						.hasStackTraceContaining("lettuce.tuning.pool.max-wait"));
+						.hasStackTraceContaining("spring.data.redis.lettuce.pool.max-wait"));
 				assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250),
 						Duration.ofSeconds(5));
 				assertThat(template.opsForValue().increment("still-serving")).isOne();
@@ -150,7 +151,7 @@ class SharedModeIntegrationTests {
 	@Test
 	void prewarmOpensMinIdleDedicatedConnectionsAtStartup() {
 		this.contextRunner
-			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=3", "lettuce.tuning.pool.prewarm=true")
+			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=3", "lettuce.tuning.connection.pool.prewarm=true")
 			.run((context) -> assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(3));
 	}
 

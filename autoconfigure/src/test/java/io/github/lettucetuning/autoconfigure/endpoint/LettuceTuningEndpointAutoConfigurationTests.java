@@ -112,10 +112,9 @@ class LettuceTuningEndpointAutoConfigurationTests {
 	@Test
 	void poolWaitSetByThePropertiesWinsOverTheDefaults() {
 		this.contextRunner
-			.withPropertyValues("lettuce.tuning.connection.mode=pooled", "lettuce.tuning.pool.max-wait=300ms")
+			.withPropertyValues("lettuce.tuning.connection.mode=pooled", "spring.data.redis.lettuce.pool.max-wait=300ms")
 			.run((context) -> assertThat(poolMaxWait(context)).hasMillis(300));
-		this.contextRunner
-			.withPropertyValues("lettuce.tuning.pool.max-wait=300ms", "spring.data.redis.lettuce.pool.max-wait=7s")
+		this.contextRunner.withPropertyValues("spring.data.redis.lettuce.pool.max-wait=7s")
 			.run((context) -> assertThat(poolMaxWait(context)).hasSeconds(7));
 	}
 
