@@ -94,7 +94,7 @@ final class LettuceTuningPropertiesValidator {
 
 	private static void requirePositive(String property, Duration value, String hint) {
 		if (value.isNegative() || value.isZero()) {
-			throw invalid(property, display(value), "it must be a positive duration; " + hint);
+			throw invalid(property, display(value), "it must be positive; set a positive duration, " + hint);
 		}
 	}
 

@@ -21,7 +21,7 @@ public class InvalidTuningPropertyException extends RuntimeException {
 
 	/**
 	 * Create a new exception.
-	 * @param property the full name of the property, e.g. {@code lettuce.tuning.pool.max-wait}
+	 * @param property the full name of the property, e.g. {@code lettuce.tuning.connection.mode}
 	 * @param value the rejected value
 	 * @param reason why the value cannot work, e.g. "it must be positive"
 	 * @param action how to fix the configuration

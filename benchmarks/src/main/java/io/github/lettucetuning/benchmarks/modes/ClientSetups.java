@@ -117,7 +117,7 @@ final class ClientSetups {
 				// Stock Boot waits forever for a pooled connection; pooled mode waits the command timeout, here
 				// 2 s, which fails borrowers that commons-pool2's unfair queue starves under 200 threads.
 				return spring(SpringSetup.of("lettuce.tuning.connection.mode=pooled",
-						"lettuce.tuning.pool.max-wait=" + POOLED_MAX_WAIT).pool("lettuce", size), host, port);
+						"spring.data.redis.lettuce.pool.max-wait=" + POOLED_MAX_WAIT).pool("lettuce", size), host, port);
 			default:
 				throw new IllegalArgumentException("Unknown setup " + name);
 		}
