@@ -3,8 +3,12 @@ package io.github.lettucetuning.autoconfigure.diagnostics;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown at startup when a lettuce-tuning setting cannot work: a value out of range or a
- * mode whose library is missing. Carries what the failure analysis reports.
+ * Thrown at startup when a setting cannot work for a reason other than its own value: a
+ * mode whose library is missing, a mode another property switches off, or a transport
+ * this platform does not offer. Carries what the failure analysis reports, whose action
+ * names the fix. A value that is wrong on its own fails with Spring Boot's
+ * {@link org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException}
+ * instead.
  *
  * @author lettuce-tuning
  * @since 0.1.0
