@@ -102,8 +102,8 @@ public final class TuningAdvisor {
 					: "refreshed only on adaptive triggers (" + String.join(", ", cluster.adaptiveTriggers()) + ")";
 			findings.add(Finding.of(CLUSTER_NO_PERIODIC_REFRESH, Severity.WARNING, "The cluster topology is " + triggers
 					+ ": a failover or new node that fires no trigger stays unseen",
-					"Enable periodic refresh: lettuce.tuning.cluster.refresh.periodic=true or "
-							+ "spring.data.redis.lettuce.cluster.refresh.period=60s"));
+					"Enable periodic refresh: set spring.data.redis.lettuce.cluster.refresh.period (30s when unset), "
+							+ "and check that no LettuceClientOptionsBuilderCustomizer switches it off"));
 		}
 	}
 
@@ -160,7 +160,7 @@ public final class TuningAdvisor {
 			findings.add(Finding.of(MULTI_FEWER_IO_THREADS, Severity.WARNING,
 					connections.shared() + " shared connections run on " + io
 							+ " I/O threads: connections on the same event loop serialise their I/O",
-					"Set lettuce.tuning.resources.io-threads to at least " + connections.shared()
+					"Set lettuce.tuning.connection.io-threads to at least " + connections.shared()
 							+ " (lettuce.tuning.connection.multi.size), or lower the size"));
 		}
 	}

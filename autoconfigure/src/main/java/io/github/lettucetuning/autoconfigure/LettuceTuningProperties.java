@@ -1,13 +1,10 @@
 package io.github.lettucetuning.autoconfigure;
 
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Set;
 
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.SelectionPolicy;
 import io.github.lettucetuning.socket.Transport;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
@@ -31,10 +28,6 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	private final Connection connection = new Connection();
 
-	private final Pool pool = new Pool();
-
-	private final Resources resources = new Resources();
-
 	private final Timer timer = new Timer();
 
 	private final Metrics metrics = new Metrics();
@@ -47,6 +40,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	private final Resilience resilience = new Resilience();
 
+	private final Sentinel sentinel = new Sentinel();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -57,14 +52,6 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	public Connection getConnection() {
 		return this.connection;
-	}
-
-	public Pool getPool() {
-		return this.pool;
-	}
-
-	public Resources getResources() {
-		return this.resources;
 	}
 
 	public Timer getTimer() {
@@ -91,7 +78,13 @@ public class LettuceTuningProperties implements InitializingBean {
 		return this.resilience;
 	}
 
-	// Fails startup before anything connects; the failure analysis names the property.
+	public Sentinel getSentinel() {
+		return this.sentinel;
+	}
+
+	// Validates once, when the properties are bound (as Spring Boot's OAuth2ClientProperties
+	// does), so that startup fails before anything connects; Boot's failure analysis names the
+	// property, the value and the fix.
 	@Override
 	public void afterPropertiesSet() {
 		LettuceTuningPropertiesValidator.validate(this);
@@ -115,7 +108,23 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private boolean eagerInitialization;
 
+		/**
+		 * Number of Netty I/O threads. Defaults to Lettuce's default (the number of
+		 * available processors, at least 2), raised to the connection set size in 'multi'
+		 * mode.
+		 */
+		private @Nullable Integer ioThreads;
+
+		/**
+		 * Number of computation threads (event bus, topology refresh, completion of
+		 * expired commands). Defaults to Lettuce's default (the number of available
+		 * processors, at least 2).
+		 */
+		private @Nullable Integer computationThreads;
+
 		private final Multi multi = new Multi();
+
+		private final Pool pool = new Pool();
 
 		public ConnectionMode getMode() {
 			return this.mode;
@@ -133,8 +142,28 @@ public class LettuceTuningProperties implements InitializingBean {
 			this.eagerInitialization = eagerInitialization;
 		}
 
+		public @Nullable Integer getIoThreads() {
+			return this.ioThreads;
+		}
+
+		public void setIoThreads(@Nullable Integer ioThreads) {
+			this.ioThreads = ioThreads;
+		}
+
+		public @Nullable Integer getComputationThreads() {
+			return this.computationThreads;
+		}
+
+		public void setComputationThreads(@Nullable Integer computationThreads) {
+			this.computationThreads = computationThreads;
+		}
+
 		public Multi getMulti() {
 			return this.multi;
+		}
+
+		public Pool getPool() {
+			return this.pool;
 		}
 
 	}
@@ -177,18 +206,9 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	/**
 	 * The pool of dedicated connections (transactions, blocking commands, Pub/Sub). Its
-	 * sizes come from 'spring.data.redis.lettuce.pool.*'.
+	 * sizes and its max-wait come from 'spring.data.redis.lettuce.pool.*'.
 	 */
 	public static class Pool {
-
-		/**
-		 * How long a caller waits for a dedicated connection when the pool is exhausted,
-		 * unless 'spring.data.redis.lettuce.pool.max-wait' is set to a positive value.
-		 * Unset, it is 2s, and in pooled mode the command timeout
-		 * ('spring.data.redis.timeout', 60s when unset), because there every command waits
-		 * for a connection. Spring Boot's default waits forever.
-		 */
-		private @Nullable Duration maxWait;
 
 		/**
 		 * Whether to open 'spring.data.redis.lettuce.pool.min-idle' dedicated connections
@@ -196,57 +216,12 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private boolean prewarm;
 
-		public @Nullable Duration getMaxWait() {
-			return this.maxWait;
-		}
-
-		public void setMaxWait(@Nullable Duration maxWait) {
-			this.maxWait = maxWait;
-		}
-
 		public boolean isPrewarm() {
 			return this.prewarm;
 		}
 
 		public void setPrewarm(boolean prewarm) {
 			this.prewarm = prewarm;
-		}
-
-	}
-
-	/**
-	 * Threads of the Lettuce client resources.
-	 */
-	public static class Resources {
-
-		/**
-		 * Number of Netty I/O threads. Defaults to Lettuce's default (the number of
-		 * available processors, at least 2), raised to the connection set size in 'multi'
-		 * mode.
-		 */
-		private @Nullable Integer ioThreads;
-
-		/**
-		 * Number of computation threads (event bus, topology refresh, completion of
-		 * expired commands). Defaults to Lettuce's default (the number of available
-		 * processors, at least 2).
-		 */
-		private @Nullable Integer computationThreads;
-
-		public @Nullable Integer getIoThreads() {
-			return this.ioThreads;
-		}
-
-		public void setIoThreads(@Nullable Integer ioThreads) {
-			this.ioThreads = ioThreads;
-		}
-
-		public @Nullable Integer getComputationThreads() {
-			return this.computationThreads;
-		}
-
-		public void setComputationThreads(@Nullable Integer computationThreads) {
-			this.computationThreads = computationThreads;
 		}
 
 	}
@@ -315,48 +290,15 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * Redis Cluster: topology refresh, redirects, and which nodes the client uses. Applies
-	 * however the cluster is defined ('spring.data.redis.cluster.*', connection details or
-	 * a RedisClusterConfiguration bean).
+	 * Redis Cluster: which nodes the client uses. Applies however the cluster is defined
+	 * ('spring.data.redis.cluster.*', connection details or a RedisClusterConfiguration
+	 * bean). Topology refresh and redirects are Spring Boot's
+	 * 'spring.data.redis.lettuce.cluster.refresh.*' and
+	 * 'spring.data.redis.cluster.max-redirects'.
 	 */
 	public static class Cluster {
 
-		/**
-		 * Whether to refuse connections to nodes missing from the client's cluster view.
-		 * MOVED and ASK redirects to a node that joined since the last topology refresh then
-		 * fail until the next refresh.
-		 */
-		private boolean validateMembership;
-
-		/**
-		 * Maximum number of MOVED or ASK redirects a command follows.
-		 * 'spring.data.redis.cluster.max-redirects' wins when set.
-		 */
-		private int maxRedirects = 5;
-
-		private final Refresh refresh = new Refresh();
-
 		private final NodeFilter nodeFilter = new NodeFilter();
-
-		public boolean isValidateMembership() {
-			return this.validateMembership;
-		}
-
-		public void setValidateMembership(boolean validateMembership) {
-			this.validateMembership = validateMembership;
-		}
-
-		public int getMaxRedirects() {
-			return this.maxRedirects;
-		}
-
-		public void setMaxRedirects(int maxRedirects) {
-			this.maxRedirects = maxRedirects;
-		}
-
-		public Refresh getRefresh() {
-			return this.refresh;
-		}
 
 		public NodeFilter getNodeFilter() {
 			return this.nodeFilter;
@@ -365,117 +307,30 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * When the client reloads the cluster topology.
+	 * Redis Sentinel.
 	 */
-	public static class Refresh {
+	public static class Sentinel {
 
 		/**
-		 * Whether to reload the topology periodically, so that changes no command runs into
-		 * (a failed master, a new replica) are still seen.
+		 * Whether to follow a Sentinel failover at once: on Sentinel's +switch-master
+		 * message, the connections to the former master are closed so that they reconnect
+		 * to the new one through Sentinel.
 		 */
-		private boolean periodic = true;
+		private boolean followSwitchMaster = true;
 
-		/**
-		 * Period of the periodic refresh. Defaults to
-		 * 'spring.data.redis.lettuce.cluster.refresh.period' when that is set, otherwise to
-		 * 30s.
-		 */
-		private @Nullable Duration period;
-
-		/**
-		 * Events that reload the topology at once: 'moved-redirect', 'ask-redirect',
-		 * 'persistent-reconnects', 'uncovered-slot' and 'unknown-node'. Leave it empty to
-		 * rely on the periodic refresh alone.
-		 */
-		private Set<RefreshTrigger> adaptiveTriggers = EnumSet.allOf(RefreshTrigger.class);
-
-		/**
-		 * Minimum time between two refreshes caused by events; events within it are
-		 * dropped. Lower values follow failovers faster and load the cluster more.
-		 */
-		private Duration adaptiveTriggersTimeout = Duration.ofSeconds(5);
-
-		/**
-		 * Failed reconnect attempts to a node after which the 'persistent-reconnects'
-		 * trigger fires.
-		 */
-		private int reconnectAttempts = 5;
-
-		/**
-		 * Whether to ask every known node for the topology rather than only the configured
-		 * seed nodes. Defaults to 'spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources'
-		 * (true).
-		 */
-		private @Nullable Boolean dynamicRefreshSources;
-
-		/**
-		 * Whether to close, on each refresh, the connections to nodes that left the
-		 * topology (or that the node filter leaves out), failing the commands queued on
-		 * them at once.
-		 */
-		private boolean closeStaleConnections = true;
-
-		public boolean isPeriodic() {
-			return this.periodic;
+		public boolean isFollowSwitchMaster() {
+			return this.followSwitchMaster;
 		}
 
-		public void setPeriodic(boolean periodic) {
-			this.periodic = periodic;
-		}
-
-		public @Nullable Duration getPeriod() {
-			return this.period;
-		}
-
-		public void setPeriod(@Nullable Duration period) {
-			this.period = period;
-		}
-
-		public Set<RefreshTrigger> getAdaptiveTriggers() {
-			return this.adaptiveTriggers;
-		}
-
-		public void setAdaptiveTriggers(Set<RefreshTrigger> adaptiveTriggers) {
-			this.adaptiveTriggers = adaptiveTriggers;
-		}
-
-		public Duration getAdaptiveTriggersTimeout() {
-			return this.adaptiveTriggersTimeout;
-		}
-
-		public void setAdaptiveTriggersTimeout(Duration adaptiveTriggersTimeout) {
-			this.adaptiveTriggersTimeout = adaptiveTriggersTimeout;
-		}
-
-		public int getReconnectAttempts() {
-			return this.reconnectAttempts;
-		}
-
-		public void setReconnectAttempts(int reconnectAttempts) {
-			this.reconnectAttempts = reconnectAttempts;
-		}
-
-		public @Nullable Boolean getDynamicRefreshSources() {
-			return this.dynamicRefreshSources;
-		}
-
-		public void setDynamicRefreshSources(@Nullable Boolean dynamicRefreshSources) {
-			this.dynamicRefreshSources = dynamicRefreshSources;
-		}
-
-		public boolean isCloseStaleConnections() {
-			return this.closeStaleConnections;
-		}
-
-		public void setCloseStaleConnections(boolean closeStaleConnections) {
-			this.closeStaleConnections = closeStaleConnections;
+		public void setFollowSwitchMaster(boolean followSwitchMaster) {
+			this.followSwitchMaster = followSwitchMaster;
 		}
 
 	}
 
 	/**
 	 * Which nodes of a loaded topology the client keeps. A master left out closes its
-	 * connection (with 'close-stale-connections') instead of holding commands until they
+	 * connection instead of holding commands until they
 	 * time out.
 	 */
 	public static class NodeFilter {
@@ -542,8 +397,6 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		private final TcpUserTimeout tcpUserTimeout = new TcpUserTimeout();
 
-		private final Reconnect reconnect = new Reconnect();
-
 		public Transport getTransport() {
 			return this.transport;
 		}
@@ -564,10 +417,6 @@ public class LettuceTuningProperties implements InitializingBean {
 			return this.tcpUserTimeout;
 		}
 
-		public Reconnect getReconnect() {
-			return this.reconnect;
-		}
-
 	}
 
 	/**
@@ -584,26 +433,12 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private boolean enabled = true;
 
-		/**
-		 * Most flushes (one per command sent on its own) merged before the connection is
-		 * flushed anyway.
-		 */
-		private int maxFlushes = 256;
-
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
-		}
-
-		public int getMaxFlushes() {
-			return this.maxFlushes;
-		}
-
-		public void setMaxFlushes(int maxFlushes) {
-			this.maxFlushes = maxFlushes;
 		}
 
 	}
@@ -615,8 +450,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		/**
 		 * Longest wait between two reconnect attempts; the delay doubles from 8ms up to it.
-		 * In a cluster each failed attempt can trigger a topology refresh
-		 * ('persistent-reconnects'), so a short maximum finds a promoted replica sooner.
+		 * In a cluster each failed attempt can trigger a topology refresh (Lettuce's
+		 * 'persistent-reconnects' trigger), so a short maximum finds a promoted replica sooner.
 		 * Lettuce's default is 30s.
 		 */
 		private Duration maxDelay = Duration.ofSeconds(1);
@@ -773,7 +608,9 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	/**
 	 * Command latency timers 'lettuce.command.completion' and
-	 * 'lettuce.command.firstresponse', with Spring Boot 3's names and tags.
+	 * 'lettuce.command.firstresponse', with Spring Boot 3's names and tags. Histogram,
+	 * percentiles and tags take Lettuce's MicrometerOptions defaults; a MicrometerOptions
+	 * bean of the application's replaces them.
 	 */
 	public static class CommandLatency {
 
@@ -783,78 +620,12 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private boolean enabled = true;
 
-		/**
-		 * Whether to publish a percentile histogram. Percentiles are computed only then.
-		 */
-		private boolean histogram;
-
-		/**
-		 * Percentiles to compute when the histogram is published.
-		 */
-		private double[] percentiles = { 0.5, 0.9, 0.95, 0.99, 0.999 };
-
-		/**
-		 * Whether to tag latencies with the local address of each connection, one series
-		 * per connection. Otherwise the 'local' tag is 'ANY'.
-		 */
-		private boolean localDistinction;
-
-		/**
-		 * Smallest latency the histogram distinguishes.
-		 */
-		private Duration minLatency = Duration.ofMillis(1);
-
-		/**
-		 * Largest latency the histogram distinguishes.
-		 */
-		private Duration maxLatency = Duration.ofMinutes(5);
-
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
-		}
-
-		public boolean isHistogram() {
-			return this.histogram;
-		}
-
-		public void setHistogram(boolean histogram) {
-			this.histogram = histogram;
-		}
-
-		public double[] getPercentiles() {
-			return this.percentiles;
-		}
-
-		public void setPercentiles(double[] percentiles) {
-			this.percentiles = percentiles;
-		}
-
-		public boolean isLocalDistinction() {
-			return this.localDistinction;
-		}
-
-		public void setLocalDistinction(boolean localDistinction) {
-			this.localDistinction = localDistinction;
-		}
-
-		public Duration getMinLatency() {
-			return this.minLatency;
-		}
-
-		public void setMinLatency(Duration minLatency) {
-			this.minLatency = minLatency;
-		}
-
-		public Duration getMaxLatency() {
-			return this.maxLatency;
-		}
-
-		public void setMaxLatency(Duration maxLatency) {
-			this.maxLatency = maxLatency;
 		}
 
 	}
@@ -895,6 +666,8 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private int requestQueueSize = 100_000;
 
+		private final Reconnect reconnect = new Reconnect();
+
 		public FailFast getFailFast() {
 			return this.failFast;
 		}
@@ -909,6 +682,10 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public void setRequestQueueSize(int requestQueueSize) {
 			this.requestQueueSize = requestQueueSize;
+		}
+
+		public Reconnect getReconnect() {
+			return this.reconnect;
 		}
 
 	}

@@ -43,18 +43,15 @@ class ConfigurationMetadataTests {
 		assertThat(hintValues("lettuce.tuning.timer.type"))
 			.containsExactlyInAnyOrderElementsOf(names(LettuceTuningProperties.TimerType.values()));
 		assertThat(hintValues("lettuce.tuning.socket.transport")).containsExactlyInAnyOrderElementsOf(names(Transport.values()));
-		assertThat(hintValues("lettuce.tuning.socket.reconnect.jitter"))
+		assertThat(hintValues("lettuce.tuning.resilience.reconnect.jitter"))
 			.containsExactlyInAnyOrderElementsOf(names(LettuceTuningProperties.ReconnectJitter.values()));
 	}
 
 	@Test
 	void defaultsAreDocumented() {
 		assertThat(property("lettuce.tuning.connection.mode")).containsEntry("defaultValue", "shared");
-		// Its default depends on the mode, so the description states it.
-		assertThat(property("lettuce.tuning.pool.max-wait")).doesNotContainKey("defaultValue")
-			.extractingByKey("description")
-			.asString()
-			.contains("it is 2s, and in pooled mode the command timeout");
+		assertThat(property("lettuce.tuning.sentinel.follow-switch-master")).containsEntry("defaultValue", true);
+		assertThat(property("lettuce.tuning.resilience.reconnect.max-delay")).containsEntry("defaultValue", "1s");
 		assertThat(property("lettuce.tuning.timer.tick")).containsEntry("defaultValue", "10ms");
 		assertThat(property("lettuce.tuning.resilience.fail-fast.grace")).containsEntry("defaultValue", "1s");
 		assertThat(property("lettuce.tuning.resilience.stall-detection.timeout")).containsEntry("defaultValue", "2s");

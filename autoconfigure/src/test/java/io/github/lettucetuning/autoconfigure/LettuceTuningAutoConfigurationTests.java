@@ -192,7 +192,7 @@ class LettuceTuningAutoConfigurationTests {
 	void multiModeOpensTheConfiguredSetWithEnoughIoThreads() {
 		this.contextRunner
 			.withPropertyValues("lettuce.tuning.connection.mode=multi", "lettuce.tuning.connection.multi.size=5",
-					"lettuce.tuning.connection.multi.selection=thread-affinity", "lettuce.tuning.resources.io-threads=2")
+					"lettuce.tuning.connection.multi.selection=thread-affinity", "lettuce.tuning.connection.io-threads=2")
 			.run((context) -> {
 				LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
 				assertThat(factory.getMode()).isEqualTo(ConnectionMode.MULTI);
@@ -221,7 +221,7 @@ class LettuceTuningAutoConfigurationTests {
 	@Test
 	void resourceThreadPropertiesApply() {
 		this.contextRunner
-			.withPropertyValues("lettuce.tuning.resources.io-threads=3", "lettuce.tuning.resources.computation-threads=4")
+			.withPropertyValues("lettuce.tuning.connection.io-threads=3", "lettuce.tuning.connection.computation-threads=4")
 			.run((context) -> {
 				ClientResources resources = context.getBean(ClientResources.class);
 				assertThat(resources.ioThreadPoolSize()).isEqualTo(3);

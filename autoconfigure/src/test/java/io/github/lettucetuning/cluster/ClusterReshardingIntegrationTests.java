@@ -6,10 +6,12 @@ import java.util.List;
 import io.github.lettucetuning.testsupport.RedisClusterTest;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
+import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,7 +59,8 @@ class ClusterReshardingIntegrationTests {
 	@Test
 	void membershipValidationRefusesRedirectsToTheNewNode() {
 		FaultTestSupport.clusterContextRunner("reshard-validate", this.cluster)
-			.withPropertyValues("lettuce.tuning.cluster.validate-membership=true")
+			.withBean(LettuceClientOptionsBuilderCustomizer.class, () -> (builder) -> ((ClusterClientOptions.Builder) builder)
+				.validateClusterNodeMembership(true))
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				try (FaultLoad load = FaultLoad.start(template, FaultTestSupport.THREADS);

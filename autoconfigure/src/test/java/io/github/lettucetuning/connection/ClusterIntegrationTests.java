@@ -119,7 +119,7 @@ class ClusterIntegrationTests {
 	@Test
 	void prewarmFillsThePoolThatDedicatedClusterWorkBorrowsFrom() {
 		contextRunner("cluster-prewarm")
-			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=2", "lettuce.tuning.pool.prewarm=true")
+			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=2", "lettuce.tuning.connection.pool.prewarm=true")
 			.run((context) -> {
 				LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
 				DedicatedConnectionPool pool = (DedicatedConnectionPool) factory.getDedicatedConnectionProvider();

@@ -151,7 +151,7 @@ class SharedModeIntegrationTests {
 	@Test
 	void prewarmOpensMinIdleDedicatedConnectionsAtStartup() {
 		this.contextRunner
-			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=3", "lettuce.tuning.pool.prewarm=true")
+			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=3", "lettuce.tuning.connection.pool.prewarm=true")
 			.run((context) -> assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(3));
 	}
 

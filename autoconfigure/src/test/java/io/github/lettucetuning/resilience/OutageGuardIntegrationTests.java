@@ -201,7 +201,7 @@ class OutageGuardIntegrationTests {
 	// reconnect attempts, by attempt: the schedule each client follows.
 	private Map<Integer, List<Duration>> reconnectDelays(String jitter) {
 		Map<Integer, List<Duration>> delays = new ConcurrentHashMap<>();
-		this.contextRunner.withPropertyValues("lettuce.tuning.socket.reconnect.jitter=" + jitter).run((context) -> {
+		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.reconnect.jitter=" + jitter).run((context) -> {
 			ClientResources resources = context.getBean(ClientResources.class);
 			RedisClient client = RedisClient.create(resources, RedisURI.create(this.redis.uri()));
 			Disposable subscription = resources.eventBus().get().ofType(ReconnectAttemptEvent.class).subscribe((event) ->

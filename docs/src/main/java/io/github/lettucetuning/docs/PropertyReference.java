@@ -25,6 +25,9 @@ public final class PropertyReference {
 
 	static final String PAGE = "configuration-properties.md";
 
+	// Hand-written: why defaults differ from Boot's and Lettuce's, and where removed keys went.
+	static final String TUNED_DEFAULTS = "tuned-defaults.md";
+
 	private PropertyReference() {
 	}
 
@@ -53,7 +56,16 @@ public final class PropertyReference {
 				.append(escape(String.valueOf(property.get("description"))))
 				.append(" |\n");
 		}
-		return page.toString();
+		return page.append(tunedDefaults()).toString();
+	}
+
+	private static String tunedDefaults() throws IOException {
+		try (InputStream in = PropertyReference.class.getResourceAsStream(TUNED_DEFAULTS)) {
+			if (in == null) {
+				throw new IllegalStateException(TUNED_DEFAULTS + " is not on the classpath");
+			}
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
 	}
 
 	/**

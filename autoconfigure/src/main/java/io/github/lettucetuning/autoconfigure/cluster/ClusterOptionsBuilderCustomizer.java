@@ -14,24 +14,34 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 
 /**
- * Applies {@code lettuce.tuning.cluster.*} to cluster client options; leaves other
+ * Applies lettuce-tuning's cluster defaults to cluster client options; leaves other
  * client options alone. Reads the topology refresh options set before it (Spring Boot's
- * {@code spring.data.redis.lettuce.cluster.refresh.*}) and keeps Boot's period and
- * dynamic refresh sources unless lettuce-tuning's own properties set them.
+ * {@code spring.data.redis.lettuce.cluster.refresh.*}) and keeps them, except that
+ * periodic refresh is switched on every 30 s when the application set no
+ * {@code spring.data.redis.lettuce.cluster.refresh.period}. Adds the node filter.
  *
  * @author lettuce-tuning
  */
 final class ClusterOptionsBuilderCustomizer implements LettuceClientOptionsBuilderCustomizer {
 
 	/**
-	 * The refresh period used when neither lettuce-tuning nor Spring Boot sets one.
+	 * The refresh period used when the application sets none.
 	 */
 	static final Duration DEFAULT_REFRESH_PERIOD = Duration.ofSeconds(30);
 
-	private final LettuceTuningProperties.Cluster properties;
+	private final LettuceTuningProperties.NodeFilter nodeFilter;
 
-	ClusterOptionsBuilderCustomizer(LettuceTuningProperties.Cluster properties) {
-		this.properties = properties;
+	private final boolean refreshPeriodSet;
+
+	/**
+	 * Create a customizer.
+	 * @param nodeFilter the node filter properties
+	 * @param refreshPeriodSet whether the application set
+	 * {@code spring.data.redis.lettuce.cluster.refresh.period}
+	 */
+	ClusterOptionsBuilderCustomizer(LettuceTuningProperties.NodeFilter nodeFilter, boolean refreshPeriodSet) {
+		this.nodeFilter = nodeFilter;
+		this.refreshPeriodSet = refreshPeriodSet;
 	}
 
 	@Override
@@ -39,40 +49,27 @@ final class ClusterOptionsBuilderCustomizer implements LettuceClientOptionsBuild
 		if (!(builder instanceof ClusterClientOptions.Builder cluster)) {
 			return;
 		}
-		ClusterTopologyRefreshOptions current = cluster.build().getTopologyRefreshOptions();
-		LettuceTuningProperties.NodeFilter filter = this.properties.getNodeFilter();
-		cluster.topologyRefreshOptions(refreshOptions(current))
-			.maxRedirects(this.properties.getMaxRedirects())
-			.validateClusterNodeMembership(this.properties.isValidateMembership())
-			.nodeFilter(new ClusterNodeFilter(filter.isExcludeFailed(), filter.isExcludePossiblyFailed(),
-					filter.isExcludeWithoutAddress()));
+		if (!this.refreshPeriodSet) {
+			cluster.topologyRefreshOptions(withDefaultPeriod(cluster.build().getTopologyRefreshOptions()));
+		}
+		cluster.nodeFilter(new ClusterNodeFilter(this.nodeFilter.isExcludeFailed(),
+				this.nodeFilter.isExcludePossiblyFailed(), this.nodeFilter.isExcludeWithoutAddress()));
 	}
 
-	private ClusterTopologyRefreshOptions refreshOptions(ClusterTopologyRefreshOptions current) {
-		LettuceTuningProperties.Refresh refresh = this.properties.getRefresh();
-		Boolean dynamicRefreshSources = refresh.getDynamicRefreshSources();
+	// A copy of what was set before us, with periodic refresh on.
+	private static ClusterTopologyRefreshOptions withDefaultPeriod(ClusterTopologyRefreshOptions current) {
 		ClusterTopologyRefreshOptions.Builder builder = ClusterTopologyRefreshOptions.builder()
-			.enablePeriodicRefresh(refresh.isPeriodic())
-			.refreshPeriod(period(refresh, current))
-			.dynamicRefreshSources(
-					(dynamicRefreshSources != null) ? dynamicRefreshSources : current.useDynamicRefreshSources())
-			.closeStaleConnections(refresh.isCloseStaleConnections())
-			.adaptiveRefreshTriggersTimeout(refresh.getAdaptiveTriggersTimeout())
-			.refreshTriggersReconnectAttempts(refresh.getReconnectAttempts());
+			.enablePeriodicRefresh(DEFAULT_REFRESH_PERIOD)
+			.dynamicRefreshSources(current.useDynamicRefreshSources())
+			.closeStaleConnections(current.isCloseStaleConnections())
+			.adaptiveRefreshTriggersTimeout(current.getAdaptiveRefreshTimeout())
+			.refreshTriggersReconnectAttempts(current.getRefreshTriggersReconnectAttempts());
 		Set<RefreshTrigger> disabled = EnumSet.allOf(RefreshTrigger.class);
-		disabled.removeAll(refresh.getAdaptiveTriggers());
+		disabled.removeAll(current.getAdaptiveRefreshTriggers());
 		if (!disabled.isEmpty()) {
 			builder.disableAdaptiveRefreshTrigger(disabled.toArray(RefreshTrigger[]::new));
 		}
 		return builder.build();
-	}
-
-	// Ours where set, then a period set before us (Spring Boot's property), then our default.
-	private static Duration period(LettuceTuningProperties.Refresh refresh, ClusterTopologyRefreshOptions current) {
-		if (refresh.getPeriod() != null) {
-			return refresh.getPeriod();
-		}
-		return current.isPeriodicRefreshEnabled() ? current.getRefreshPeriod() : DEFAULT_REFRESH_PERIOD;
 	}
 
 }

@@ -1,14 +1,16 @@
 package io.github.lettucetuning.autoconfigure.cluster;
 
+import io.github.lettucetuning.autoconfigure.ExplicitProperties;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 
 /**
- * Tunes Redis Cluster client options: periodic and adaptive topology refresh, redirects,
- * membership validation and a node filter that leaves failed nodes out.
+ * Tunes Redis Cluster client options: periodic topology refresh by default and a node
+ * filter that leaves failed nodes out.
  *
  * @author lettuce-tuning
  * @since 0.1.0
@@ -22,10 +24,14 @@ public final class LettuceTuningClusterConfiguration {
 	 */
 	public static final int CUSTOMIZER_ORDER = 0;
 
+	private static final String REFRESH_PERIOD = "spring.data.redis.lettuce.cluster.refresh.period";
+
 	@Bean
 	@Order(CUSTOMIZER_ORDER)
-	ClusterOptionsBuilderCustomizer lettuceTuningClusterOptionsCustomizer(LettuceTuningProperties properties) {
-		return new ClusterOptionsBuilderCustomizer(properties.getCluster());
+	ClusterOptionsBuilderCustomizer lettuceTuningClusterOptionsCustomizer(LettuceTuningProperties properties,
+			Environment environment) {
+		return new ClusterOptionsBuilderCustomizer(properties.getCluster().getNodeFilter(),
+				ExplicitProperties.of(environment).isSet(REFRESH_PERIOD));
 	}
 
 }

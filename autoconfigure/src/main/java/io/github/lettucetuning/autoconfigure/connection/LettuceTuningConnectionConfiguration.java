@@ -101,7 +101,7 @@ public final class LettuceTuningConnectionConfiguration {
 			}
 			factory.setDedicatedConnections(DedicatedPoolFactory.create(pool,
 					PoolMaxWait.of(properties, tuning.getConnection().getMode(), explicit)));
-			factory.setPrewarmDedicatedConnections(tuning.getPool().isPrewarm());
+			factory.setPrewarmDedicatedConnections(tuning.getConnection().getPool().isPrewarm());
 		}
 	}
 

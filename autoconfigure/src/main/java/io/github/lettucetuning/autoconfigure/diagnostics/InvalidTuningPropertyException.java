@@ -3,8 +3,12 @@ package io.github.lettucetuning.autoconfigure.diagnostics;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown at startup when a lettuce-tuning setting cannot work: a value out of range or a
- * mode whose library is missing. Carries what the failure analysis reports.
+ * Thrown at startup when a setting cannot work for a reason other than its own value: a
+ * mode whose library is missing, a mode another property switches off, or a transport
+ * this platform does not offer. Carries what the failure analysis reports, whose action
+ * names the fix. A value that is wrong on its own fails with Spring Boot's
+ * {@link org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException}
+ * instead.
  *
  * @author lettuce-tuning
  * @since 0.1.0
@@ -21,7 +25,7 @@ public class InvalidTuningPropertyException extends RuntimeException {
 
 	/**
 	 * Create a new exception.
-	 * @param property the full name of the property, e.g. {@code lettuce.tuning.pool.max-wait}
+	 * @param property the full name of the property, e.g. {@code lettuce.tuning.connection.mode}
 	 * @param value the rejected value
 	 * @param reason why the value cannot work, e.g. "it must be positive"
 	 * @param action how to fix the configuration

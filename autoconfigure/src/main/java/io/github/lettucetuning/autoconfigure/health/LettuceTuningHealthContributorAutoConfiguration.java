@@ -1,10 +1,7 @@
 package io.github.lettucetuning.autoconfigure.health;
 
-import java.time.Duration;
-
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
-import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
 import io.github.lettucetuning.resilience.OutageGuard;
@@ -51,13 +48,8 @@ public final class LettuceTuningHealthContributorAutoConfiguration {
 	@ConditionalOnMissingBean(name = { "redisHealthIndicator", BEAN_NAME })
 	LettuceHealthIndicator redisHealthContributor(LettuceTuningConnectionFactory connectionFactory,
 			LettuceTuningProperties properties, ObjectProvider<OutageGuard> outageGuard) {
-		Duration timeout = properties.getHealth().getTimeout();
-		if (timeout.isNegative() || timeout.isZero()) {
-			throw new InvalidTuningPropertyException("lettuce.tuning.health.timeout", timeout,
-					"it must be positive so that the health check answers",
-					"Set lettuce.tuning.health.timeout to a positive duration, e.g. 2s.");
-		}
-		return new LettuceHealthIndicator(connectionFactory, timeout, outageGuard.getIfAvailable());
+		return new LettuceHealthIndicator(connectionFactory, properties.getHealth().getTimeout(),
+				outageGuard.getIfAvailable());
 	}
 
 }

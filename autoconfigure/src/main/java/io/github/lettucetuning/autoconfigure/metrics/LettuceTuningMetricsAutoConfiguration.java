@@ -1,10 +1,7 @@
 package io.github.lettucetuning.autoconfigure.metrics;
 
-import java.time.Duration;
-
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
-import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
 import io.github.lettucetuning.autoconfigure.state.ClientEventRecorderConfiguration;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
@@ -67,10 +64,11 @@ public final class LettuceTuningMetricsAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "lettuce.tuning.metrics.command-latency.enabled", matchIfMissing = true)
 	static class CommandLatencyConfiguration {
 
+		// Lettuce's defaults; an application's MicrometerOptions bean tunes histogram, percentiles and tags.
 		@Bean
 		@ConditionalOnMissingBean
-		MicrometerOptions lettuceTuningMicrometerOptions(LettuceTuningProperties properties) {
-			return micrometerOptions(properties.getMetrics().getCommandLatency());
+		MicrometerOptions lettuceTuningMicrometerOptions() {
+			return MicrometerOptions.create();
 		}
 
 		@Bean
@@ -78,33 +76,6 @@ public final class LettuceTuningMetricsAutoConfiguration {
 		MicrometerCommandLatencyRecorder lettuceTuningCommandLatencyRecorder(MeterRegistry meterRegistry,
 				MicrometerOptions options) {
 			return new MicrometerCommandLatencyRecorder(meterRegistry, options);
-		}
-
-		static MicrometerOptions micrometerOptions(LettuceTuningProperties.CommandLatency properties) {
-			double[] percentiles = properties.getPercentiles();
-			for (double percentile : percentiles) {
-				if (percentile < 0 || percentile > 1) {
-					throw new InvalidTuningPropertyException("lettuce.tuning.metrics.command-latency.percentiles",
-							percentile, "a percentile must lie between 0 and 1",
-							"Set lettuce.tuning.metrics.command-latency.percentiles to values such as 0.5,0.99.");
-				}
-			}
-			requirePositive("lettuce.tuning.metrics.command-latency.min-latency", properties.getMinLatency());
-			requirePositive("lettuce.tuning.metrics.command-latency.max-latency", properties.getMaxLatency());
-			return MicrometerOptions.builder()
-				.histogram(properties.isHistogram())
-				.targetPercentiles(percentiles.clone())
-				.localDistinction(properties.isLocalDistinction())
-				.minLatency(properties.getMinLatency())
-				.maxLatency(properties.getMaxLatency())
-				.build();
-		}
-
-		private static void requirePositive(String property, Duration value) {
-			if (value.isNegative() || value.isZero()) {
-				throw new InvalidTuningPropertyException(property, value, "it must be positive",
-						"Set " + property + " to a positive duration, or remove it to use the default.");
-			}
 		}
 
 	}

@@ -29,7 +29,7 @@ final class ThreadsClientResourcesBuilderCustomizer implements ClientResourcesBu
 
 	@Override
 	public void customize(ClientResources.Builder builder) {
-		Integer computationThreads = this.properties.getResources().getComputationThreads();
+		Integer computationThreads = this.properties.getConnection().getComputationThreads();
 		if (computationThreads != null) {
 			builder.computationThreadPoolSize(computationThreads);
 		}
@@ -37,14 +37,14 @@ final class ThreadsClientResourcesBuilderCustomizer implements ClientResourcesBu
 	}
 
 	int ioThreads() {
-		Integer configured = this.properties.getResources().getIoThreads();
+		Integer configured = this.properties.getConnection().getIoThreads();
 		int ioThreads = (configured != null) ? configured : DefaultClientResources.DEFAULT_IO_THREADS;
 		if (this.properties.getConnection().getMode() != ConnectionMode.MULTI) {
 			return ioThreads;
 		}
 		int connections = SharedConnectionCount.of(this.properties);
 		if (configured != null && configured < connections) {
-			logger.warn("lettuce.tuning.resources.io-threads=" + configured + " is below the " + connections
+			logger.warn("lettuce.tuning.connection.io-threads=" + configured + " is below the " + connections
 					+ " shared connections of the multi mode; using " + connections + " I/O threads");
 		}
 		return Math.max(ioThreads, connections);

@@ -8,6 +8,7 @@ import io.github.lettucetuning.socket.FlushConsolidation;
 import io.github.lettucetuning.socket.NativeTransports;
 import io.github.lettucetuning.socket.NettyTransport;
 import io.lettuce.core.resource.ExtendedKeepAliveSupport;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -84,14 +85,14 @@ public final class LettuceTuningSocketConfiguration {
 	@Bean
 	NettyCustomizerContribution lettuceTuningFlushConsolidation(LettuceTuningProperties properties) {
 		LettuceTuningProperties.FlushConsolidation flush = properties.getSocket().getFlushConsolidation();
-		@Nullable FlushConsolidation consolidation = flush.isEnabled() ? new FlushConsolidation(flush.getMaxFlushes()) : null;
+		@Nullable FlushConsolidation consolidation = flush.isEnabled() ? new FlushConsolidation(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES) : null;
 		return () -> consolidation;
 	}
 
 	@Bean
 	@Order(CUSTOMIZER_ORDER)
 	ReconnectDelayCustomizer lettuceTuningReconnectDelayCustomizer(LettuceTuningProperties properties) {
-		LettuceTuningProperties.Reconnect reconnect = properties.getSocket().getReconnect();
+		LettuceTuningProperties.Reconnect reconnect = properties.getResilience().getReconnect();
 		return new ReconnectDelayCustomizer(reconnect.getMaxDelay(), reconnect.getJitter());
 	}
 

@@ -1,10 +1,6 @@
 package io.github.lettucetuning.autoconfigure.timeout;
 
-import java.time.Duration;
-import java.util.function.Consumer;
-
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
-import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.timeout.WheelTimer;
 import io.github.lettucetuning.timeout.WheelTimerOptions;
 import io.netty.util.Timer;
@@ -41,30 +37,18 @@ public final class LettuceTuningTimerConfiguration {
 		return CommandExpiryTimer.owned(() -> new WheelTimer(options));
 	}
 
+	// The properties validated these values when they were bound.
 	static WheelTimerOptions wheelTimerOptions(LettuceTuningProperties.Timer timer) {
-		WheelTimerOptions.Builder builder = WheelTimerOptions.builder();
-		Duration tick = timer.getTick();
-		apply("lettuce.tuning.timer.tick", tick, builder::tickDuration);
+		WheelTimerOptions.Builder builder = WheelTimerOptions.builder().tickDuration(timer.getTick());
 		Integer wheelSize = timer.getWheelSize();
 		if (wheelSize != null) {
-			apply("lettuce.tuning.timer.wheel-size", wheelSize, builder::wheelSize);
+			builder.wheelSize(wheelSize);
 		}
 		Long maxPending = timer.getMaxPending();
 		if (maxPending != null) {
-			apply("lettuce.tuning.timer.max-pending", maxPending, builder::maxPendingTimeouts);
+			builder.maxPendingTimeouts(maxPending);
 		}
 		return builder.build();
-	}
-
-	// The options validate eagerly; their message becomes the reason, the property is ours to name.
-	private static <T> void apply(String property, T value, Consumer<T> setter) {
-		try {
-			setter.accept(value);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidTuningPropertyException(property, value, ex.getMessage(),
-					"Set " + property + " to a supported value, or remove it to use the default.");
-		}
 	}
 
 }

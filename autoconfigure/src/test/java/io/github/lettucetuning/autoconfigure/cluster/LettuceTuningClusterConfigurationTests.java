@@ -5,8 +5,6 @@ import java.util.EnumSet;
 import java.util.List;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
-import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.cluster.ClusterNodeFilter;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -86,78 +84,58 @@ class LettuceTuningClusterConfigurationTests {
 	}
 
 	@Test
-	void tuningRefreshPeriodWinsOverBoots() {
-		this.contextRunner
-			.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.period=15s",
-					"lettuce.tuning.cluster.refresh.period=7s")
+	void bootRefreshPeriodIsKeptWhenItEqualsTheDefault() {
+		this.contextRunner.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.period=30s")
 			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().getRefreshPeriod())
-				.isEqualTo(Duration.ofSeconds(7)));
+				.isEqualTo(Duration.ofSeconds(30)));
 	}
 
 	@Test
-	void periodicRefreshCanBeSwitchedOff() {
-		this.contextRunner
-			.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.period=15s",
-					"lettuce.tuning.cluster.refresh.periodic=false")
+	void periodicRefreshCanBeSwitchedOffWithACustomizer() {
+		this.contextRunner.withPropertyValues(NODES)
+			.withBean(LettuceClientOptionsBuilderCustomizer.class, () -> (builder) -> {
+				ClusterClientOptions.Builder cluster = (ClusterClientOptions.Builder) builder;
+				cluster.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(false).build());
+			})
 			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().isPeriodicRefreshEnabled())
 				.isFalse());
 	}
 
 	@Test
-	void bootDynamicRefreshSourcesAreKeptUnlessTuningSetsThem() {
+	void bootDynamicRefreshSourcesAreKept() {
 		this.contextRunner
 			.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources=false")
-			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().useDynamicRefreshSources())
-				.isFalse());
+			.run((context) -> {
+				ClusterTopologyRefreshOptions refresh = clusterOptions(context).getTopologyRefreshOptions();
+				assertThat(refresh.useDynamicRefreshSources()).isFalse();
+				assertThat(refresh.getRefreshPeriod()).isEqualTo(Duration.ofSeconds(30));
+			});
 		this.contextRunner
 			.withPropertyValues(NODES, "spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources=false",
-					"lettuce.tuning.cluster.refresh.dynamic-refresh-sources=true")
+					"spring.data.redis.lettuce.cluster.refresh.period=15s")
 			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().useDynamicRefreshSources())
-				.isTrue());
+				.isFalse());
 	}
 
 	@Test
-	void adaptiveTriggersCanBeNarrowedOrSwitchedOff() {
+	void nodeFilterPropertiesMapOntoTheClusterOptions() {
 		this.contextRunner
-			.withPropertyValues(NODES, "lettuce.tuning.cluster.refresh.adaptive-triggers=moved-redirect,persistent-reconnects")
-			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().getAdaptiveRefreshTriggers())
-				.containsExactlyInAnyOrder(RefreshTrigger.MOVED_REDIRECT, RefreshTrigger.PERSISTENT_RECONNECTS));
-		this.contextRunner.withPropertyValues(NODES, "lettuce.tuning.cluster.refresh.adaptive-triggers=")
-			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().getAdaptiveRefreshTriggers())
-				.isEmpty());
-	}
-
-	@Test
-	void propertiesMapOntoTheClusterOptions() {
-		this.contextRunner
-			.withPropertyValues(NODES, "lettuce.tuning.cluster.refresh.adaptive-triggers-timeout=2s",
-					"lettuce.tuning.cluster.refresh.reconnect-attempts=3",
-					"lettuce.tuning.cluster.refresh.close-stale-connections=false",
-					"lettuce.tuning.cluster.validate-membership=true", "lettuce.tuning.cluster.max-redirects=8",
-					"lettuce.tuning.cluster.node-filter.exclude-possibly-failed=false",
+			.withPropertyValues(NODES, "lettuce.tuning.cluster.node-filter.exclude-possibly-failed=false",
 					"lettuce.tuning.cluster.node-filter.exclude-without-address=false")
-			.run((context) -> {
-				ClusterClientOptions options = clusterOptions(context);
-				ClusterTopologyRefreshOptions refresh = options.getTopologyRefreshOptions();
-				assertThat(refresh.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(2));
-				assertThat(refresh.getRefreshTriggersReconnectAttempts()).isEqualTo(3);
-				assertThat(refresh.isCloseStaleConnections()).isFalse();
-				assertThat(options.isValidateClusterNodeMembership()).isTrue();
-				assertThat(options.getMaxRedirects()).isEqualTo(8);
-				assertThat(options.getNodeFilter()).isInstanceOfSatisfying(ClusterNodeFilter.class, (filter) -> {
+			.run((context) -> assertThat(clusterOptions(context).getNodeFilter())
+				.isInstanceOfSatisfying(ClusterNodeFilter.class, (filter) -> {
 					assertThat(filter.isExcludeFailed()).isTrue();
 					assertThat(filter.isExcludePossiblyFailed()).isFalse();
 					assertThat(filter.isExcludeWithoutAddress()).isFalse();
-				});
-			});
+				}));
 	}
 
 	@Test
-	void springDataMaxRedirectsWinWhenSet() {
-		this.contextRunner.withPropertyValues(NODES, "lettuce.tuning.cluster.max-redirects=8")
-			.run((context) -> assertThat(((ClusterClientOptions) clusterClient(context).getOptions()).getMaxRedirects()).isEqualTo(8));
-		this.contextRunner
-			.withPropertyValues(NODES, "lettuce.tuning.cluster.max-redirects=8", "spring.data.redis.cluster.max-redirects=3")
+	void maxRedirectsComeFromSpringBoot() {
+		this.contextRunner.withPropertyValues(NODES)
+			.run((context) -> assertThat(((ClusterClientOptions) clusterClient(context).getOptions()).getMaxRedirects())
+				.isEqualTo(ClusterClientOptions.DEFAULT_MAX_REDIRECTS));
+		this.contextRunner.withPropertyValues(NODES, "spring.data.redis.cluster.max-redirects=3")
 			.run((context) -> assertThat(((ClusterClientOptions) clusterClient(context).getOptions()).getMaxRedirects()).isEqualTo(3));
 	}
 
@@ -176,36 +154,8 @@ class LettuceTuningClusterConfigurationTests {
 	}
 
 	@Test
-	void invalidValuesFailStartupNamingTheProperty() {
-		assertInvalid("lettuce.tuning.cluster.refresh.adaptive-triggers-timeout=0s");
-		assertInvalid("lettuce.tuning.cluster.refresh.period=0s");
-		assertInvalid("lettuce.tuning.cluster.refresh.reconnect-attempts=0");
-		assertInvalid("lettuce.tuning.cluster.max-redirects=-1");
-	}
-
-	private void assertInvalid(String property) {
-		this.contextRunner.withPropertyValues(NODES, property).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOfSatisfying(InvalidTuningPropertyException.class, (ex) -> assertThat(ex.getProperty())
-					.isEqualTo(property.substring(0, property.indexOf('='))));
-		});
-	}
-
-	@Test
-	void defaultsThatKeepLettucesDefaultsMatchLettucesConstants() {
-		LettuceTuningProperties.Cluster cluster = new LettuceTuningProperties().getCluster();
-		LettuceTuningProperties.Refresh refresh = cluster.getRefresh();
-		assertThat(refresh.getAdaptiveTriggers()).isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_ADAPTIVE_REFRESH_TRIGGERS);
-		assertThat(refresh.getAdaptiveTriggersTimeout())
-			.isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_ADAPTIVE_REFRESH_TIMEOUT_DURATION);
-		assertThat(refresh.getReconnectAttempts())
-			.isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_REFRESH_TRIGGERS_RECONNECT_ATTEMPTS);
-		assertThat(refresh.isCloseStaleConnections()).isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_CLOSE_STALE_CONNECTIONS);
-		assertThat(cluster.getMaxRedirects()).isEqualTo(ClusterClientOptions.DEFAULT_MAX_REDIRECTS);
-		assertThat(cluster.isValidateMembership()).isEqualTo(ClusterClientOptions.DEFAULT_VALIDATE_CLUSTER_MEMBERSHIP);
-		// Where lettuce-tuning departs from Lettuce, on purpose
-		assertThat(refresh.isPeriodic()).isNotEqualTo(ClusterTopologyRefreshOptions.DEFAULT_PERIODIC_REFRESH_ENABLED);
+	void theDefaultPeriodDepartsFromLettucesOnPurpose() {
+		assertThat(ClusterTopologyRefreshOptions.DEFAULT_PERIODIC_REFRESH_ENABLED).isFalse();
 		assertThat(ClusterOptionsBuilderCustomizer.DEFAULT_REFRESH_PERIOD)
 			.isLessThan(ClusterTopologyRefreshOptions.DEFAULT_REFRESH_PERIOD_DURATION);
 	}

@@ -5,8 +5,6 @@ import java.util.function.Consumer;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -24,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * Tests for {@link InvalidTuningPropertyFailureAnalyzer} and the validation that feeds
- * it.
+ * Tests for {@link InvalidTuningPropertyFailureAnalyzer} and the failures only it
+ * explains: a mode whose library is missing or that another property switches off.
  *
  * @author lettuce-tuning
  */
@@ -37,36 +35,15 @@ class InvalidTuningPropertyFailureAnalyzerTests {
 
 	@Test
 	void analysisNamesThePropertyTheValueAndTheFix() {
-		InvalidTuningPropertyException exception = new InvalidTuningPropertyException("lettuce.tuning.pool.max-wait",
-				"0s", "it must be positive", "Set it to 2s.");
+		InvalidTuningPropertyException exception = new InvalidTuningPropertyException("lettuce.tuning.connection.mode",
+				"pooled", "the pooled mode needs commons-pool2", "Add commons-pool2.");
 		FailureAnalysis analysis = new InvalidTuningPropertyFailureAnalyzer()
 			.analyze(new IllegalStateException("wrapped", exception));
 		assertThat(analysis.getDescription())
-			.isEqualTo("The property 'lettuce.tuning.pool.max-wait' has the invalid value '0s': it must be positive.");
-		assertThat(analysis.getAction()).isEqualTo("Set it to 2s.");
+			.isEqualTo("The property 'lettuce.tuning.connection.mode' has the invalid value 'pooled': "
+					+ "the pooled mode needs commons-pool2.");
+		assertThat(analysis.getAction()).isEqualTo("Add commons-pool2.");
 		assertThat(analysis.getCause()).isSameAs(exception);
-	}
-
-	@ParameterizedTest
-	@CsvSource(delimiter = '|', textBlock = """
-			lettuce.tuning.pool.max-wait=0ms                | lettuce.tuning.pool.max-wait                | PT0S
-			lettuce.tuning.pool.max-wait=-1ms               | lettuce.tuning.pool.max-wait                | PT-0.001S
-			lettuce.tuning.connection.multi.size=0          | lettuce.tuning.connection.multi.size        | 0
-			lettuce.tuning.resources.io-threads=-2          | lettuce.tuning.resources.io-threads         | -2
-			lettuce.tuning.resources.computation-threads=0  | lettuce.tuning.resources.computation-threads | 0
-			lettuce.tuning.timer.tick=0ms                   | lettuce.tuning.timer.tick                   | PT0S
-			lettuce.tuning.timer.wheel-size=0               | lettuce.tuning.timer.wheel-size             | 0
-			lettuce.tuning.timer.max-pending=-5             | lettuce.tuning.timer.max-pending            | -5
-			lettuce.tuning.socket.flush-consolidation.max-flushes=0 | lettuce.tuning.socket.flush-consolidation.max-flushes | 0
-			""")
-	void invalidValueFailsStartupWithAnalysis(String setting, String property, String value) {
-		this.contextRunner.withPropertyValues(setting)
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.satisfies(analysed((analysis) -> {
-					assertThat(analysis.getDescription()).contains("'" + property + "'").contains("'" + value + "'");
-					assertThat(analysis.getAction()).contains(property);
-				})));
 	}
 
 	@Test

@@ -3,11 +3,11 @@ package io.github.lettucetuning.autoconfigure.health;
 import java.time.Duration;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
@@ -84,8 +84,8 @@ class LettuceTuningHealthContributorAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("lettuce.tuning.health.timeout=0s")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.isInstanceOf(InvalidTuningPropertyException.class)
-				.hasMessageContaining("lettuce.tuning.health.timeout"));
+				.isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
+						(ex) -> assertThat(ex.getName()).isEqualTo("lettuce.tuning.health.timeout")));
 	}
 
 	@Test

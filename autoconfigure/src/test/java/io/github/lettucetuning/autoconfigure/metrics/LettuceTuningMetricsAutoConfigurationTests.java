@@ -5,7 +5,6 @@ import java.util.List;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
-import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.metrics.ClientEventMetrics;
 import io.github.lettucetuning.metrics.ConnectionMetrics;
 import io.github.lettucetuning.metrics.DedicatedPoolMetrics;
@@ -180,41 +179,15 @@ class LettuceTuningMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void propertiesShapeTheMicrometerOptions() {
-		this.withMeterRegistry
-			.withPropertyValues("lettuce.tuning.metrics.command-latency.histogram=true",
-					"lettuce.tuning.metrics.command-latency.percentiles=0.5,0.99",
-					"lettuce.tuning.metrics.command-latency.local-distinction=true",
-					"lettuce.tuning.metrics.command-latency.min-latency=100us",
-					"lettuce.tuning.metrics.command-latency.max-latency=10s")
-			.run((context) -> {
-				MicrometerOptions options = context.getBean(MicrometerOptions.class);
-				assertThat(options.isHistogram()).isTrue();
-				assertThat(options.targetPercentiles()).containsExactly(0.5, 0.99);
-				assertThat(options.localDistinction()).isTrue();
-				assertThat(options.minLatency()).isEqualTo(Duration.ofNanos(100_000));
-				assertThat(options.maxLatency()).isEqualTo(Duration.ofSeconds(10));
-			});
-	}
-
-	@Test
-	void invalidPercentileFailsWithTheProperty() {
-		this.withMeterRegistry.withPropertyValues("lettuce.tuning.metrics.command-latency.percentiles=99")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.isInstanceOf(InvalidTuningPropertyException.class)
-				.hasMessageContaining("lettuce.tuning.metrics.command-latency.percentiles"));
-	}
-
-	@Test
-	void defaultsMatchLettuces() {
-		LettuceTuningProperties.CommandLatency defaults = new LettuceTuningProperties().getMetrics()
-			.getCommandLatency();
-		assertThat(defaults.isHistogram()).isEqualTo(MicrometerOptions.DEFAULT_HISTOGRAM);
-		assertThat(defaults.getPercentiles()).containsExactly(MicrometerOptions.DEFAULT_TARGET_PERCENTILES);
-		assertThat(defaults.isLocalDistinction()).isEqualTo(MicrometerOptions.DEFAULT_LOCAL_DISTINCTION);
-		assertThat(defaults.getMinLatency()).isEqualTo(MicrometerOptions.DEFAULT_MIN_LATENCY);
-		assertThat(defaults.getMaxLatency()).isEqualTo(MicrometerOptions.DEFAULT_MAX_LATENCY);
+	void micrometerOptionsAreLettucesDefaults() {
+		this.withMeterRegistry.run((context) -> {
+			MicrometerOptions options = context.getBean(MicrometerOptions.class);
+			assertThat(options.isHistogram()).isEqualTo(MicrometerOptions.DEFAULT_HISTOGRAM);
+			assertThat(options.targetPercentiles()).containsExactly(MicrometerOptions.DEFAULT_TARGET_PERCENTILES);
+			assertThat(options.localDistinction()).isEqualTo(MicrometerOptions.DEFAULT_LOCAL_DISTINCTION);
+			assertThat(options.minLatency()).isEqualTo(MicrometerOptions.DEFAULT_MIN_LATENCY);
+			assertThat(options.maxLatency()).isEqualTo(MicrometerOptions.DEFAULT_MAX_LATENCY);
+		});
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import io.netty.util.Timer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -100,7 +101,8 @@ class LettuceTuningTimerConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("lettuce.tuning.timer.wheel-size"));
+				.isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
+						(ex) -> assertThat(ex.getName()).isEqualTo("lettuce.tuning.timer.wheel-size")));
 	}
 
 	@Configuration(proxyBeanMethods = false)
