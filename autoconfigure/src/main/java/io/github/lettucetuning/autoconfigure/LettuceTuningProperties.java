@@ -379,8 +379,9 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * Sockets of every Lettuce connection: transport, write batching, TCP keep-alive and
-	 * TCP_USER_TIMEOUT. 'spring.data.redis.connect-timeout' keeps its meaning.
+	 * Sockets of every Lettuce connection: transport, write batching and TCP_USER_TIMEOUT.
+	 * 'spring.data.redis.connect-timeout' keeps its meaning; TCP keep-alive is Lettuce's
+	 * (on, 13s idle, 13s interval, 3 probes since Lettuce 7.5).
 	 */
 	public static class Socket {
 
@@ -392,8 +393,6 @@ public class LettuceTuningProperties implements InitializingBean {
 		private Transport transport = Transport.AUTO;
 
 		private final FlushConsolidation flushConsolidation = new FlushConsolidation();
-
-		private final KeepAlive keepAlive = new KeepAlive();
 
 		private final TcpUserTimeout tcpUserTimeout = new TcpUserTimeout();
 
@@ -407,10 +406,6 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public FlushConsolidation getFlushConsolidation() {
 			return this.flushConsolidation;
-		}
-
-		public KeepAlive getKeepAlive() {
-			return this.keepAlive;
 		}
 
 		public TcpUserTimeout getTcpUserTimeout() {
@@ -483,66 +478,6 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * TCP keep-alive: probes on idle connections that detect a dead peer.
-	 */
-	public static class KeepAlive {
-
-		/**
-		 * Whether to send TCP keep-alive probes on idle connections.
-		 */
-		private boolean enabled = true;
-
-		/**
-		 * Idle time before the first probe, in whole seconds. Applies where the platform
-		 * supports extended keep-alive (Linux, Windows; not macOS).
-		 */
-		private Duration idle = Duration.ofSeconds(13);
-
-		/**
-		 * Time between probes, in whole seconds.
-		 */
-		private Duration interval = Duration.ofSeconds(13);
-
-		/**
-		 * Number of unanswered probes after which the connection is dropped.
-		 */
-		private int count = 3;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public Duration getIdle() {
-			return this.idle;
-		}
-
-		public void setIdle(Duration idle) {
-			this.idle = idle;
-		}
-
-		public Duration getInterval() {
-			return this.interval;
-		}
-
-		public void setInterval(Duration interval) {
-			this.interval = interval;
-		}
-
-		public int getCount() {
-			return this.count;
-		}
-
-		public void setCount(int count) {
-			this.count = count;
-		}
-
-	}
-
-	/**
 	 * TCP_USER_TIMEOUT: how long sent data may stay unacknowledged before the kernel drops
 	 * the connection. Keep-alive cannot detect a dead peer while data is in flight;
 	 * without this, Linux retransmits for about 15 minutes.
@@ -556,8 +491,9 @@ public class LettuceTuningProperties implements InitializingBean {
 		private boolean enabled = true;
 
 		/**
-		 * How long sent data may stay unacknowledged. Defaults to keep-alive idle +
-		 * interval x count (52s with the keep-alive defaults).
+		 * How long sent data may stay unacknowledged. Defaults to the keep-alive's idle +
+		 * interval x count (52s with Lettuce's keep-alive), so that neither gives up
+		 * before the other.
 		 */
 		private @Nullable Duration duration;
 

@@ -18,11 +18,6 @@ final class LettuceTuningPropertiesValidator {
 
 	private static final String PREFIX = "lettuce.tuning.";
 
-	// Linux limits for TCP_KEEPIDLE / TCP_KEEPINTVL and TCP_KEEPCNT
-	private static final Duration MAX_KEEP_ALIVE_TIME = Duration.ofSeconds(32767);
-
-	private static final int MAX_KEEP_ALIVE_COUNT = 127;
-
 	private LettuceTuningPropertiesValidator() {
 	}
 
@@ -57,17 +52,10 @@ final class LettuceTuningPropertiesValidator {
 	}
 
 	private static void validateSocket(LettuceTuningProperties.Socket socket) {
-		LettuceTuningProperties.KeepAlive keepAlive = socket.getKeepAlive();
-		requireWholeSeconds("socket.keep-alive.idle", keepAlive.getIdle(), "13s is the default");
-		requireWholeSeconds("socket.keep-alive.interval", keepAlive.getInterval(), "13s is the default");
-		if (keepAlive.getCount() < 1 || keepAlive.getCount() > MAX_KEEP_ALIVE_COUNT) {
-			throw invalid("socket.keep-alive.count", keepAlive.getCount(), "the kernel accepts 1 to "
-					+ MAX_KEEP_ALIVE_COUNT + " probes; set it within that range, 3 is the default");
-		}
 		Duration tcpUserTimeout = socket.getTcpUserTimeout().getDuration();
 		if (tcpUserTimeout != null) {
 			requirePositive("socket.tcp-user-timeout.duration", tcpUserTimeout,
-					"or remove it to use keep-alive idle + interval x count");
+					"or remove it to use the keep-alive's idle + interval x count");
 			if (tcpUserTimeout.toMillis() > Integer.MAX_VALUE) {
 				throw invalid("socket.tcp-user-timeout.duration", display(tcpUserTimeout),
 						"the socket option holds at most " + Integer.MAX_VALUE + "ms; set a shorter duration");
@@ -95,15 +83,6 @@ final class LettuceTuningPropertiesValidator {
 	private static void requirePositive(String property, Duration value, String hint) {
 		if (value.isNegative() || value.isZero()) {
 			throw invalid(property, display(value), "it must be positive; set a positive duration, " + hint);
-		}
-	}
-
-	// The kernel takes keep-alive times in whole seconds; Lettuce would silently truncate.
-	private static void requireWholeSeconds(String property, Duration value, String hint) {
-		if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.compareTo(MAX_KEEP_ALIVE_TIME) > 0
-				|| value.toMillis() % 1000 != 0) {
-			throw invalid(property, display(value), "TCP keep-alive times are whole seconds, from 1s to "
-					+ MAX_KEEP_ALIVE_TIME.toSeconds() + "s; set a whole number of seconds, " + hint);
 		}
 	}
 

@@ -130,12 +130,12 @@ public final class EffectiveConfigurationReader {
 		return new EffectiveConfiguration.Timer(timer.getClass().getName(), null, null, null, owner);
 	}
 
+	// Keep-alive and TCP_USER_TIMEOUT as the built options hold them: a customizer of the
+	// user's may have changed either after lettuce-tuning's settings were resolved.
 	private EffectiveConfiguration.Socket socket(ClientOptions options) {
 		SocketOptions socketOptions = options.getSocketOptions();
-		if (this.socketSettings != null) {
-			return fromSettings(this.socketSettings, socketOptions.getConnectTimeout(), flushConsolidation());
-		}
-		String transport = transport();
+		String transport = (this.socketSettings != null) ? this.socketSettings.transport().displayName()
+				: transport();
 		boolean nativeTransport = !"nio".equals(transport);
 		SocketOptions.KeepAliveOptions keepAlive = socketOptions.getKeepAlive();
 		boolean extended = socketOptions.isKeepAlive() && ExtendedKeepAliveSupport.isSupported();
@@ -144,8 +144,9 @@ public final class EffectiveConfigurationReader {
 				extended ? keepAlive.getInterval() : null, extended ? keepAlive.getCount() : null);
 		boolean tcpUserTimeoutPossible = "epoll".equals(transport) || "io_uring".equals(transport);
 		boolean tcpUserTimeout = socketOptions.isEnableTcpUserTimeout() && tcpUserTimeoutPossible;
-		String inactiveReason = (socketOptions.isEnableTcpUserTimeout() && !tcpUserTimeoutPossible)
-				? "TCP_USER_TIMEOUT needs the epoll or io_uring transport, not " + transport : null;
+		String inactiveReason = (this.socketSettings != null) ? this.socketSettings.inactiveReason()
+				: (socketOptions.isEnableTcpUserTimeout() && !tcpUserTimeoutPossible)
+						? "TCP_USER_TIMEOUT needs the epoll or io_uring transport, not " + transport : null;
 		return new EffectiveConfiguration.Socket(transport, nativeTransport, socketOptions.getConnectTimeout(),
 				keepAliveSettings, new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
 						tcpUserTimeout ? socketOptions.getTcpUserTimeout().getTcpUserTimeout() : null),
@@ -157,18 +158,6 @@ public final class EffectiveConfigurationReader {
 		FlushConsolidation consolidation = CompositeNettyCustomizer.find(this.resources.nettyCustomizer(),
 				FlushConsolidation.class);
 		return (consolidation != null) ? consolidation.maxFlushes() : null;
-	}
-
-	private static EffectiveConfiguration.Socket fromSettings(EffectiveSocketSettings settings,
-			Duration connectTimeout, @Nullable Integer flushConsolidation) {
-		EffectiveSocketSettings.KeepAlive keepAlive = settings.keepAlive();
-		EffectiveSocketSettings.TcpUserTimeout tcpUserTimeout = settings.tcpUserTimeout();
-		return new EffectiveConfiguration.Socket(settings.transport().displayName(), settings.transport().isNative(),
-				connectTimeout,
-				new EffectiveConfiguration.KeepAlive(keepAlive.active(), keepAlive.extended(), keepAlive.idle(),
-						keepAlive.interval(), keepAlive.count()),
-				new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout.active(), tcpUserTimeout.timeout()),
-				settings.inactiveReason(), flushConsolidation);
 	}
 
 	// Lettuce picks its transport once per JVM; the channel class names it.

@@ -30,10 +30,7 @@ class LettuceTuningPropertiesValidationTests {
 			timer.wheel-size=0                         | 0       | remove it to use the default
 			timer.wheel-size=1000                      | 1000    | power of two
 			timer.max-pending=-5                       | -5      | remove it to use the default
-			socket.keep-alive.idle=1500ms              | 1500ms  | whole number of seconds
-			socket.keep-alive.interval=0s              | 0ms     | whole number of seconds
-			socket.keep-alive.count=128                | 128     | 3 is the default
-			socket.tcp-user-timeout.duration=0s        | 0ms     | remove it to use keep-alive idle
+			socket.tcp-user-timeout.duration=0s        | 0ms     | remove it to use the keep-alive's idle
 			resilience.fail-fast.grace=-1s             | -1000ms | 1s is the default
 			resilience.stall-detection.timeout=0s      | 0ms     | stall-detection.enabled=false
 			resilience.request-queue-size=0            | 0       | 100000 is the default

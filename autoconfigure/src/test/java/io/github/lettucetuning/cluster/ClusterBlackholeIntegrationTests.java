@@ -2,6 +2,7 @@ package io.github.lettucetuning.cluster;
 
 import java.time.Duration;
 
+import io.github.lettucetuning.socket.KeepAliveCustomizer;
 import io.github.lettucetuning.testsupport.RedisClusterTest;
 import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.fault.NetworkBlackhole;
@@ -47,9 +48,8 @@ class ClusterBlackholeIntegrationTests {
 	@Test
 	void tcpUserTimeoutDropsTheDeadConnectionAndTrafficMovesToThePromotedReplica() {
 		ApplicationContextRunner runner = FaultTestSupport.clusterContextRunner("blackhole-tuned", this.cluster)
-			.withPropertyValues("lettuce.tuning.socket.keep-alive.idle=1s", "lettuce.tuning.socket.keep-alive.interval=1s",
-					"lettuce.tuning.socket.keep-alive.count=2",
-					"lettuce.tuning.socket.tcp-user-timeout.duration=" + TCP_USER_TIMEOUT.toMillis() + "ms");
+			.withBean(KeepAliveCustomizer.class, () -> new KeepAliveCustomizer(Duration.ofSeconds(1), Duration.ofSeconds(1), 2))
+			.withPropertyValues("lettuce.tuning.socket.tcp-user-timeout.duration=" + TCP_USER_TIMEOUT.toMillis() + "ms");
 		runner.run((context) -> {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			RedisNode master = this.cluster.masters().get(0);

@@ -20,7 +20,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * Chooses the Netty transport, applies TCP keep-alive and TCP_USER_TIMEOUT to every
+ * Chooses the Netty transport, applies TCP_USER_TIMEOUT to every
  * Lettuce connection, publishing the {@link EffectiveSocketSettings} that took effect,
  * merges the flushes of concurrent commands ({@link FlushConsolidation}), and caps the
  * reconnect backoff.
@@ -71,8 +71,10 @@ public final class LettuceTuningSocketConfiguration {
 
 	@Bean
 	@Order(CUSTOMIZER_ORDER)
-	SocketOptionsBuilderCustomizer lettuceTuningSocketOptionsCustomizer(EffectiveSocketSettings settings) {
-		return new SocketOptionsBuilderCustomizer(settings);
+	SocketOptionsBuilderCustomizer lettuceTuningSocketOptionsCustomizer(EffectiveSocketSettings settings,
+			LettuceTuningProperties properties) {
+		return new SocketOptionsBuilderCustomizer(settings,
+				properties.getSocket().getTcpUserTimeout().getDuration());
 	}
 
 	@Bean

@@ -10,6 +10,7 @@ import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyEx
 import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.socket.FlushConsolidation;
+import io.github.lettucetuning.socket.KeepAliveCustomizer;
 import io.github.lettucetuning.socket.NettyTransport;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
@@ -111,10 +112,9 @@ class LettuceTuningSocketConfigurationTests {
 	}
 
 	@Test
-	void keepAliveSettingsApplyAsOneSetAndDriveTheTcpUserTimeout() {
+	void aKeepAliveCustomizedBeforeTheStarterIsKeptAndDrivesTheTcpUserTimeout() {
 		this.contextRunner
-			.withPropertyValues("lettuce.tuning.socket.keep-alive.idle=5s", "lettuce.tuning.socket.keep-alive.interval=2s",
-					"lettuce.tuning.socket.keep-alive.count=4")
+			.withBean(KeepAliveCustomizer.class, () -> new KeepAliveCustomizer(Duration.ofSeconds(5), Duration.ofSeconds(2), 4))
 			.run((context) -> {
 				KeepAliveOptions keepAlive = socketOptions(context).getKeepAlive();
 				assertThat(keepAlive.getIdle()).isEqualTo(Duration.ofSeconds(5));
@@ -137,11 +137,11 @@ class LettuceTuningSocketConfigurationTests {
 	}
 
 	@Test
-	void keepAliveCanBeSwitchedOff() {
-		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.enabled=false").run((context) -> {
-			assertThat(socketOptions(context).isKeepAlive()).isFalse();
-			assertThat(context.getBean(EffectiveSocketSettings.class).keepAlive().active()).isFalse();
-		});
+	void aKeepAliveSwitchedOffByTheApplicationStaysOff() {
+		this.contextRunner
+			.withBean("keepAliveOff", LettuceClientOptionsBuilderCustomizer.class,
+					() -> (builder) -> builder.socketOptions(SocketOptions.builder().keepAlive(false).build()))
+			.run((context) -> assertThat(socketOptions(context).isKeepAlive()).isFalse());
 	}
 
 	@Test
@@ -219,16 +219,6 @@ class LettuceTuningSocketConfigurationTests {
 
 	@Test
 	void invalidValuesFailStartupNamingTheProperty() {
-		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.idle=1500ms")
-			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.idle"));
-		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.interval=0s")
-			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.interval"));
-		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.count=0")
-			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.count"));
-		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.count=128")
-			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.count"));
-		this.contextRunner.withPropertyValues("lettuce.tuning.socket.keep-alive.idle=10h")
-			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.keep-alive.idle"));
 		this.contextRunner.withPropertyValues("lettuce.tuning.socket.tcp-user-timeout.duration=0s")
 			.run((context) -> assertInvalid(context, "lettuce.tuning.socket.tcp-user-timeout.duration"));
 		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.reconnect.max-delay=0s")
@@ -244,13 +234,11 @@ class LettuceTuningSocketConfigurationTests {
 	}
 
 	@Test
-	void defaultsMatchLettucesKeepAliveConstants() {
+	void derivedTcpUserTimeoutMatchesLettucesFromItsKeepAlive() {
 		LettuceTuningProperties.Socket socket = new LettuceTuningProperties().getSocket();
-		assertThat(socket.getKeepAlive().isEnabled()).isEqualTo(SocketOptions.DEFAULT_SO_KEEPALIVE);
-		assertThat(socket.getKeepAlive().getIdle()).isEqualTo(KeepAliveOptions.DEFAULT_IDLE);
-		assertThat(socket.getKeepAlive().getInterval()).isEqualTo(KeepAliveOptions.DEFAULT_INTERVAL);
-		assertThat(socket.getKeepAlive().getCount()).isEqualTo(KeepAliveOptions.DEFAULT_COUNT);
-		assertThat(SocketSettingsResolver.tcpUserTimeout(socket)).isEqualTo(TcpUserTimeoutOptions.DEFAULT_TCP_USER_TIMEOUT);
+		assertThat(SocketSettingsResolver.tcpUserTimeout(socket.getTcpUserTimeout().getDuration(),
+				SocketOptions.create().getKeepAlive()))
+			.isEqualTo(TcpUserTimeoutOptions.DEFAULT_TCP_USER_TIMEOUT);
 		// Where lettuce-tuning departs from Lettuce, on purpose
 		assertThat(socket.getTcpUserTimeout().isEnabled()).isNotEqualTo(SocketOptions.DEFAULT_TCP_USER_TIMEOUT_ENABLED);
 	}
