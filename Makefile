@@ -35,8 +35,8 @@ docs:
 	$(MVNW) -q -pl docs exec:java -Dexec.mainClass=io.github.lettucetuning.docs.PropertyReference -Dexec.args=$(CURDIR)/docs
 
 # The benchmark matrix (benchmarks/scripts/matrix.sh, python3 for its summary): stock Boot against the default and
-# multi modes, 7 workloads x 1, 16 and 200 threads, 5 paired rounds, about 1 h 45 on 2 cores. `make bench QUICK=1`
-# runs the headline cells only, 3 rounds of short iterations, about 11 minutes. `make bench-modes` runs the older
+# multi modes, 7 workloads x 1, 16 and 200 threads, 5 paired rounds, under 2 hours on 2 cores. `make bench QUICK=1`
+# runs the headline cells only, 3 rounds of short iterations, about 12 minutes. `make bench-modes` runs the older
 # suite (benchmarks/scripts/run-all.sh, every mode against stock Boot and Jedis and the timer, about 85 minutes) and
 # writes docs/benchmarks/summary.md.
 bench: prerequisites

@@ -15,12 +15,12 @@
 # QUIET_MAX_WAIT how many seconds a measurement iteration may wait for other processes to go quiet (default 10,
 # 0: never); RESULTS the results directory (default benchmarks/results/matrix); JAVA picks the JVM.
 #
-# Durations on 2 cores (a fork costs about 5 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
-# application; more if other processes keep QUIET_MAX_WAIT waiting):
+# Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
+# application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting):
 #   full:   20 cells (7 workloads at 1 and 16 threads, all but reactive at 200) x 3 setups x 5 rounds = 300 forks
-#           x (2 x 3 s warmup + 3 x 3 s measurement + 5 s) = 300 x 20 s, about 100 minutes (1 h 45 with JMH's launches)
-#   --quick: 6 cells x 3 setups x 3 rounds = 54 forks x (1 x 2 s warmup + 2 x 2 s measurement + 5 s) = 54 x 11 s,
-#           about 10 minutes (under 11 with JMH's launches)
+#           x (2 x 3 s warmup + 3 x 3 s measurement + 7 s) = 300 x 22 s, about 110 minutes (under 2 hours)
+#   --quick: 6 cells x 3 setups x 3 rounds = 54 forks x (1 x 2 s warmup + 2 x 2 s measurement + 7 s) = 54 x 13 s,
+#           about 12 minutes (a fork of SET at 200 threads took 16.5 s on a machine busy with builds: 15 minutes)
 # Every fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is started.
 # Output: JMH JSON per round and thread count (jmh-matrix-tT-rNN.json) and the harness's side file
 # (side-matrix.jsonl), both untracked, and summary.md.
