@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.lettucetuning.benchmarks.support.KeySpace;
 import io.github.lettucetuning.benchmarks.support.OperationLatencies;
 import io.github.lettucetuning.benchmarks.support.RedisBenchmarkState;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -123,7 +125,8 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	}
 
 	// A benchmark of the wrong setup is worse than none: both sides run with a meter
-	// registry, the starter with its own meters on.
+	// registry, the starter with its own meters on. What the application observes per
+	// command goes to the log, to read next to the results.
 	private void check(ConfigurableApplicationContext context) {
 		boolean tuning = !"stock".equals(this.setup);
 		boolean registry = context.getBeanNamesForType(MeterRegistry.class).length > 0;
@@ -132,6 +135,15 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 			throw new IllegalStateException("Setup " + this.setup + " has a MeterRegistry: " + registry
 					+ ", lettuce-tuning's meters: " + tuningMeters);
 		}
+		ClientResources resources = context.getBean(ClientResources.class);
+		CommandLatencyRecorder recorder = resources.commandLatencyRecorder();
+		System.err.printf("[matrix] setup %s: command tracing (observations) %s, command latency recorder %s (%s)%n",
+				this.setup, onOff(resources.tracing().isEnabled()), onOff(recorder.isEnabled()),
+				recorder.getClass().getName());
+	}
+
+	private static String onOff(boolean on) {
+		return on ? "on" : "off";
 	}
 
 	@Override
