@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the end-to-end benchmark suite, as `make bench` does: builds the benchmark jar, runs the mode benchmarks at
-# 16 and 200 threads and the end-to-end timer benchmark in interleaved rounds (all with -prof gc and JSON results),
+# Runs the end-to-end benchmark suite, as `make bench-modes` does: builds the benchmark jar, runs the mode benchmarks
+# at 16 and 200 threads and the end-to-end timer benchmark in interleaved rounds (all with -prof gc and JSON results),
 # then writes docs/benchmarks/summary.md with scripts/summarize.py (raw results stay in benchmarks/results, untracked).
 #
 # Usage: benchmarks/scripts/run-all.sh [--quick] [--no-build] [--report-only]
@@ -109,7 +109,7 @@ mkdir -p "$DOCS"
 {
 	echo "# Benchmark summary"
 	echo
-	echo "Written $(date -u +%F) by \`benchmarks/scripts/run-all.sh\` (\`make bench\`) with \`benchmarks/scripts/summarize.py\`"
+	echo "Written $(date -u +%F) by \`benchmarks/scripts/run-all.sh\` (\`make bench-modes\`) with \`benchmarks/scripts/summarize.py\`"
 	echo "from the results in \`benchmarks/results/\`; [results.md](results.md) explains the columns and what they show."
 	echo
 	python3 "$ROOT/benchmarks/scripts/summarize.py" "${pairs[@]/#/--pair=}" "$RESULTS"

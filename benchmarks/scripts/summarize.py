@@ -7,7 +7,11 @@ ratio to a baseline setup, the harness's cost figures and JMH's own score and gc
 --pair A/B, the ratio of A to B round by round (forks of the same round ran back to back, so they saw the same
 machine), its median, A's wins and the one-sided sign-test probability of that many wins by chance.
 
-Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] FILE_OR_DIRECTORY...
+With --matrix (the results of scripts/matrix.sh), one table instead: per cell (workload and thread count) and
+setup, the server-counted rate, the default and multi modes' ratio to stock paired by round (median [min-max],
+rounds won), latency percentiles and their p99 ratio to stock, and client and server CPU per command.
+
+Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] [--matrix] FILE_OR_DIRECTORY...
 Iterations during which other processes used more than 0.25 cores are left out when their fork has quieter ones.
 """
 import argparse
@@ -92,17 +96,85 @@ def sign_test(wins, rounds):
     return sum(math.comb(rounds, k) for k in range(wins, rounds + 1)) / 2 ** rounds
 
 
+MATRIX_SETUPS = ("stock", "default", "multi")
+MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive")
+
+
+def per_round(row, field):
+    """The fork mean of a field per round, for the forks that recorded it."""
+    means = {}
+    for r, fork in zip(row["rounds"], row["forks"]):
+        values = [x[field] for x in fork if x.get(field) is not None]
+        if values:
+            means[r] = statistics.fmean(values)
+    return means
+
+
+def paired(row, base, field):
+    """Ratios of row to base in each round both ran."""
+    a, b = per_round(row, field), per_round(base, field)
+    return [a[r] / b[r] for r in sorted(set(a) & set(b)) if b[r]]
+
+
+FIELDS = ("p50Us", "p99Us", "p999Us", "clientCpuUsPerOp", "serverCpuUsPerOp")
+
+
+def figure(row, field):
+    """The median of a side-file field as level() takes it; None where some iteration lacks it."""
+    if not all(field in record for fork in row["forks"] for record in fork):
+        return None
+    return level(row["forks"], field)[0]
+
+
+def matrix(rows):
+    """One row per cell and setup of MatrixBenchmark, the modes against stock paired by round."""
+    print("| Cell | setup | rounds | server k/s | vs stock, paired median [min-max] | rounds won (sign test) "
+          "| p50 µs | p99 µs | p99.9 µs | p99 vs stock (paired) | client µs/cmd | redis µs/cmd | dropped |")
+    print("|---" * 13 + "|")
+    cells = sorted({(key[0], key[1]) for key in rows if key[0].startswith("MatrixBenchmark.")},
+                   key=lambda cell: (MATRIX_WORKLOADS.index(cell[0].split(".")[1])
+                                     if cell[0].split(".")[1] in MATRIX_WORKLOADS else 99, cell[1]))
+    for benchmark, threads in cells:
+        base = rows.get((benchmark, threads, "stock"))
+        for setup in MATRIX_SETUPS:
+            row = rows.get((benchmark, threads, setup))
+            if not row:
+                continue
+            rate = level(row["forks"], "serverOpsPerSec")
+            ratio, won, p99_ratio = "-", "-", "-"
+            if base and setup != "stock":
+                ratios = paired(row, base, "serverOpsPerSec")
+                if ratios:
+                    wins = sum(x > 1 for x in ratios)
+                    ratio = f"{statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]"
+                    won = f"{wins} of {len(ratios)} (p={sign_test(wins, len(ratios)):.3f})"
+                ratios = paired(row, base, "p99Us")
+                if ratios:
+                    lower = sum(x < 1 for x in ratios)
+                    p99_ratio = (f"{statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}], "
+                                 f"lower in {lower} of {len(ratios)}")
+            p50, p99, p999, client, server = (figure(row, field) for field in FIELDS)
+            print(f"| {benchmark.split('.')[1]}, {threads} threads | `{setup}` | {len(row['forks'])} | "
+                  f"{rate[0] / 1000:.1f}k [{rate[1] / 1000:.1f}-{rate[2] / 1000:.1f}] | {ratio} | {won} | "
+                  f"{fmt(p50, 0)} | {fmt(p99, 0)} | {fmt(p999, 0)} | {p99_ratio} | {fmt(client, 1)} | "
+                  f"{fmt(server, 2)} | {row['dropped']} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", action="append", help="setup the ratios are taken to, the first one a group "
                         "has (default: boot-lettuce-pool2, then netty)")
     parser.add_argument("--pair", action="append", default=[], help="A/B: A against B, paired by round")
+    parser.add_argument("--matrix", action="store_true", help="the MatrixBenchmark table of scripts/matrix.sh")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
     baselines = args.baseline or ["boot-lettuce-pool2", "netty"]
     rows, jmh = read(args.paths)
     if not rows and not jmh:
         sys.exit("no results in " + " ".join(args.paths))
+    if args.matrix:
+        matrix(rows)
+        return
     jmh_only = [key for key in jmh if key not in rows]
     if jmh_only:
         # Benchmarks without side-file records (the timer microbenchmarks): JMH's own figures.

@@ -13,9 +13,9 @@ import org.openjdk.jmh.runner.IterationType;
  * Waits before measurement iterations for other processes to leave the machine alone (see
  * {@link QuietMachine}), then
  * samples the server and the client JVM at the start and the end of each iteration and
- * appends what happened in between to the side file: server-counted SET and GET
- * commands per second, client and server CPU time per command and client bytes
- * allocated per command.
+ * appends what happened in between to the side file: server-counted SET, GET and MGET
+ * commands per second, client and server CPU time per command, client bytes allocated
+ * per command and, where the benchmark records them, latency percentiles.
  *
  * @author lettuce-tuning
  */
@@ -32,6 +32,8 @@ public final class IterationRecorder implements AutoCloseable {
 	private final SideFile sideFile;
 
 	private final QuietMachine quietMachine;
+
+	private final OperationLatencies latencies;
 
 	private double quietWaitSeconds;
 
@@ -55,9 +57,12 @@ public final class IterationRecorder implements AutoCloseable {
 	 * @param benchmark the JMH parameters of the trial
 	 * @param sideFile where records go
 	 * @param serverPid the pid of the server, to tell its CPU use from that of others
+	 * @param latencies the latencies the benchmark records, reported per iteration
 	 */
-	public IterationRecorder(ServerCounter server, BenchmarkParams benchmark, SideFile sideFile, long serverPid) {
+	public IterationRecorder(ServerCounter server, BenchmarkParams benchmark, SideFile sideFile, long serverPid,
+			OperationLatencies latencies) {
 		this.server = server;
+		this.latencies = latencies;
 		this.sideFile = sideFile;
 		this.quietMachine = new QuietMachine(serverPid);
 		this.trial = trialFields(benchmark, server.redisVersion());
@@ -90,6 +95,7 @@ public final class IterationRecorder implements AutoCloseable {
 		this.quietWaitSeconds = warmup ? 0 : this.quietMachine.await();
 		this.serverStart = this.server.sample();
 		this.clientStart = ClientSample.now();
+		this.latencies.reset();
 	}
 
 	/**
@@ -106,7 +112,8 @@ public final class IterationRecorder implements AutoCloseable {
 		double seconds = clientEnd.secondsSince(clientBegin);
 		long sets = serverEnd.setCalls() - serverBegin.setCalls();
 		long gets = serverEnd.getCalls() - serverBegin.getCalls();
-		long commands = Math.max(1, sets + gets);
+		long mgets = serverEnd.mgetCalls() - serverBegin.mgetCalls();
+		long commands = Math.max(1, sets + gets + mgets);
 		double clientCpuMicros = clientEnd.cpuNanosSince(clientBegin) / 1e3;
 		double serverCpuMicros = (serverEnd.cpuSeconds() - serverBegin.cpuSeconds()) * 1e6;
 		Map<String, Object> record = new LinkedHashMap<>(this.trial);
@@ -116,7 +123,8 @@ public final class IterationRecorder implements AutoCloseable {
 		record.put("quietWaitSeconds", this.quietWaitSeconds);
 		record.put("setCalls", sets);
 		record.put("getCalls", gets);
-		record.put("serverOpsPerSec", (sets + gets) / seconds);
+		record.put("mgetCalls", mgets);
+		record.put("serverOpsPerSec", (sets + gets + mgets) / seconds);
 		record.put("clientCpuUsPerOp", clientCpuMicros / commands);
 		record.put("serverCpuUsPerOp", serverCpuMicros / commands);
 		record.put("clientBytesPerOp", (double) clientEnd.allocatedBytesSince(clientBegin) / commands);
@@ -127,8 +135,8 @@ public final class IterationRecorder implements AutoCloseable {
 		}
 		long reads = serverEnd.reads() - serverBegin.reads();
 		long writes = serverEnd.writes() - serverBegin.writes();
-		record.put("commandsPerRead", (double) (sets + gets) / Math.max(1, reads));
-		record.put("commandsPerWrite", (double) (sets + gets) / Math.max(1, writes));
+		record.put("commandsPerRead", (double) (sets + gets + mgets) / Math.max(1, reads));
+		record.put("commandsPerWrite", (double) (sets + gets + mgets) / Math.max(1, writes));
 		record.put("clientCpuCores", clientCpuMicros / 1e6 / seconds);
 		record.put("serverCpuCores", serverCpuMicros / 1e6 / seconds);
 		long machineBusy = clientEnd.machineBusyNanosSince(clientBegin);
@@ -137,6 +145,7 @@ public final class IterationRecorder implements AutoCloseable {
 			double otherCores = (machineBusy / 1e3 - clientCpuMicros - serverCpuMicros) / 1e6 / seconds;
 			record.put("otherCpuCores", Math.max(0, otherCores));
 		}
+		this.latencies.addTo(record);
 		this.sideFile.append(record);
 		this.serverStart = null;
 		this.clientStart = null;

@@ -30,6 +30,8 @@ public abstract class RedisBenchmarkState {
 
 	private @Nullable IterationRecorder recorder;
 
+	private final OperationLatencies latencies = new OperationLatencies();
+
 	/**
 	 * Start the server, write the keys and open the client.
 	 * @param benchmark the JMH parameters of the trial
@@ -45,7 +47,7 @@ public abstract class RedisBenchmarkState {
 			}
 		}
 		this.recorder = new IterationRecorder(new ServerCounter(started), benchmark, SideFile.fromSystemProperty(),
-				started.pid());
+				started.pid(), this.latencies);
 		openClient(started.host(), started.port());
 	}
 
@@ -91,6 +93,15 @@ public abstract class RedisBenchmarkState {
 				started.stop();
 			}
 		}
+	}
+
+	/**
+	 * Return where subclasses record the latency of each operation; iterations without
+	 * records report none.
+	 * @return the latencies of the trial
+	 */
+	protected final OperationLatencies latencies() {
+		return this.latencies;
 	}
 
 	/**

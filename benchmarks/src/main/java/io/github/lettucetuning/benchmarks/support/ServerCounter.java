@@ -46,7 +46,8 @@ public final class ServerCounter implements AutoCloseable {
 		Map<String, String> stats = info("stats");
 		double cpuSeconds = Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0"))
 				+ Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"));
-		return new ServerSample(calls(commands.get("cmdstat_set")), calls(commands.get("cmdstat_get")), cpuSeconds,
+		return new ServerSample(calls(commands.get("cmdstat_set")), calls(commands.get("cmdstat_get")),
+				calls(commands.get("cmdstat_mget")), cpuSeconds,
 				Long.parseLong(stats.getOrDefault("total_reads_processed", "0")),
 				Long.parseLong(stats.getOrDefault("total_writes_processed", "0")));
 	}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Runs MatrixBenchmark, the matrix of issue 17, in paired rounds: each round runs every cell (a workload at a thread
+# count) for stock Spring Boot, lettuce-tuning's default mode and its multi mode, one fork each, back to back, in the
+# order stock, default, multi in odd rounds and multi, default, stock in even ones, so neither side always goes first.
+# Then it prints the summary of scripts/summarize.py --matrix and writes it to the results directory.
+#
+# Usage: benchmarks/scripts/matrix.sh [--quick] [--no-build] [--report-only] [ROUNDS]
+#   --quick        the headline cells only (SET and 80/20 GET/SET at 16 and 200 threads, GET at 200, reactive at 1),
+#                  with short iterations, 3 rounds unless ROUNDS says otherwise
+#   --no-build     use the jar as built
+#   --report-only  only print the summary of the results already in the results directory
+#   ROUNDS         number of rounds (default 5; --quick 3)
+# Environment: CELLS replaces the cells, e.g. CELLS='16:set 200:set|mget' (threads:workloads, | between workloads);
+# JMH_ARGS is appended to every JMH command line, so it can shorten iterations (e.g. '-wi 0 -i 1 -r 2s');
+# QUIET_MAX_WAIT how many seconds a measurement iteration may wait for other processes to go quiet (default 10,
+# 0: never); RESULTS the results directory (default benchmarks/results/matrix); JAVA picks the JVM.
+#
+# Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
+# application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting):
+#   full:   20 cells (7 workloads at 1 and 16 threads, all but reactive at 200) x 3 setups x 5 rounds = 300 forks
+#           x (2 x 3 s warmup + 3 x 3 s measurement + 7 s) = 300 x 22 s, about 110 minutes (under 2 hours)
+#   --quick: 6 cells x 3 setups x 3 rounds = 54 forks x (1 x 2 s warmup + 2 x 2 s measurement + 7 s) = 54 x 13 s,
+#           about 12 minutes (a fork of SET at 200 threads took 16.5 s on a machine busy with builds: 15 minutes)
+# Every fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is started.
+# Output: JMH JSON per round and thread count (jmh-matrix-tT-rNN.json) and the harness's side file
+# (side-matrix.jsonl), both untracked, and summary.md.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+JAVA="${JAVA:-java}"
+JAR="$ROOT/benchmarks/target/lettuce-tuning-benchmarks.jar"
+RESULTS="${RESULTS:-$ROOT/benchmarks/results/matrix}"
+MATRIX="io.github.lettucetuning.benchmarks.modes.MatrixBenchmark"
+SETUPS="stock,default,multi"
+
+quick=false
+build=true
+benchmarks=true
+rounds=""
+for arg in "$@"; do
+	case "$arg" in
+		--quick) quick=true ;;
+		--no-build) build=false ;;
+		--report-only) build=false; benchmarks=false ;;
+		[0-9]*) rounds="$arg" ;;
+		*) echo "Unknown option $arg" >&2; exit 2 ;;
+	esac
+done
+
+# Cells as "threads:workload|workload...": one JMH launch per thread count and round runs its workloads, and JMH
+# runs the setups of one workload next to each other, in the order -p gives them.
+if $quick; then
+	cells=("1:reactive" "16:set|mix" "200:set|mix|get")
+	iterations=(-wi 1 -w 2s -i 2 -r 2s)
+	rounds="${rounds:-3}"
+else
+	# No reactive cell at 200 threads: 200 x 1,000 operations in flight queue for longer than the 2 s command
+	# timeout at any rate under 100k/s, so it would measure timeouts, not the client.
+	all="set|get|mix|large|mget|pipelined"
+	cells=("1:$all|reactive" "16:$all|reactive" "200:$all")
+	iterations=()
+	rounds="${rounds:-5}"
+fi
+if [[ -n "${CELLS:-}" ]]; then
+	read -ra cells <<< "$CELLS"
+fi
+# shellcheck disable=SC2206
+extra=(${JMH_ARGS:-})
+
+log() {
+	echo "[matrix $(date +%H:%M:%S)] $*"
+}
+
+if $build; then
+	log "Building $JAR"
+	./mvnw -B -q -DskipTests -pl benchmarks -am package
+fi
+
+if $benchmarks; then
+	mkdir -p "$RESULTS"
+	rm -f "$RESULTS"/jmh-matrix-*.json "$RESULTS"/side-matrix.jsonl
+	for round in $(seq 1 "$rounds"); do
+		setups="$SETUPS"
+		if (( round % 2 == 0 )); then setups="$(tr ',' '\n' <<< "$SETUPS" | tac | paste -sd,)"; fi
+		for cell in "${cells[@]}"; do
+			threads="${cell%%:*}"
+			workloads="${cell#*:}"
+			log "Round $round of $rounds, $threads threads: $workloads ($setups)"
+			"$JAVA" -jar "$JAR" "${MATRIX}\.($workloads)\$" -t "$threads" -f 1 -p "setup=$setups" \
+				"${iterations[@]}" -prof gc -rf json -rff "$RESULTS/jmh-matrix-t$threads-r$(printf %02d "$round").json" \
+				-jvmArgsAppend "-Dlettuce.bench.side-file=$RESULTS/side-matrix.jsonl -Dlettuce.bench.round=$round \
+-Dlettuce.bench.quiet.max-wait=${QUIET_MAX_WAIT:-10}" "${extra[@]}"
+		done
+	done
+fi
+
+log "Summary"
+{
+	echo "# Matrix summary"
+	echo
+	echo "Written $(date -u +%F) by \`benchmarks/scripts/matrix.sh\` from the results in \`${RESULTS#"$ROOT"/}\`;"
+	echo "benchmarks/README.md explains the columns."
+	echo
+	python3 "$ROOT/benchmarks/scripts/summarize.py" --matrix "$RESULTS"
+} | tee "$RESULTS/summary.md"

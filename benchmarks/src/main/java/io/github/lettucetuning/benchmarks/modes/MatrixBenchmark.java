@@ -1,0 +1,277 @@
+package io.github.lettucetuning.benchmarks.modes;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.github.lettucetuning.benchmarks.support.KeySpace;
+import io.github.lettucetuning.benchmarks.support.OperationLatencies;
+import io.github.lettucetuning.benchmarks.support.RedisBenchmarkState;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.ReactiveValueOperations;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ValueOperations;
+
+/**
+ * The matrix of issue 17: every workload for stock Spring Boot (commons-pool2 on the
+ * classpath, as most applications have it), lettuce-tuning's default mode and its
+ * {@code multi} mode (two connections per core, round-robin), each started as an
+ * application with actuator runs it (see {@link MatrixApplication}). Run it with
+ * {@code -t 1}, {@code -t 16} and {@code -t 200}, one fork per setup, in paired rounds
+ * ({@code scripts/matrix.sh}).
+ * <p>
+ * Every operation records its latency from issue to completion (see
+ * {@link OperationLatencies}): the pipelined cell records each batch as one latency,
+ * since its commands complete together. Scores are per command: per SET of a pipelined
+ * batch, per MGET, per operation of a reactive burst, matching the server's count.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 1, jvmArgs = { "-Xms1g", "-Xmx1g", "-XX:+UseG1GC" })
+@Warmup(iterations = 2, time = 3)
+@Measurement(iterations = 3, time = 3)
+@Threads(16)
+public class MatrixBenchmark extends RedisBenchmarkState {
+
+	/**
+	 * Commands per {@code executePipelined} batch.
+	 */
+	public static final int BATCH = 100;
+
+	/**
+	 * Keys per MGET.
+	 */
+	public static final int MGET_KEYS = 10;
+
+	/**
+	 * Operations each reactive invocation has in flight at once.
+	 */
+	public static final int CONCURRENT = 1000;
+
+	/**
+	 * Keys holding a large value, apart from the small ones; 16 MB in all.
+	 */
+	public static final int LARGE_KEYS = 1000;
+
+	private static final String LARGE_VALUE = "v".repeat(16 * 1024);
+
+	private static final String[] LARGE_KEY_NAMES = new String[LARGE_KEYS];
+
+	static {
+		Arrays.setAll(LARGE_KEY_NAMES, (i) -> String.format("large:%06d", i));
+	}
+
+	/**
+	 * {@code stock}: Spring Boot with commons-pool2; {@code default}: lettuce-tuning's
+	 * default mode; {@code multi}: its multi mode.
+	 */
+	@Param({ "stock", "default", "multi" })
+	public String setup = "";
+
+	private @Nullable TemplateOps ops;
+
+	private @Nullable StringRedisTemplate template;
+
+	private @Nullable ReactiveValueOperations<String, String> reactive;
+
+	static String clientSetup(String setup) {
+		return switch (setup) {
+			case "stock" -> "boot-lettuce-pool2";
+			case "default" -> "tuning-shared";
+			case "multi" -> "tuning-multi-1x";
+			default -> throw new IllegalArgumentException("Unknown setup " + setup);
+		};
+	}
+
+	@Override
+	protected void openClient(String host, int port) {
+		String name = clientSetup(this.setup);
+		// Each fork is a JVM of its own: the property reaches only this setup's application.
+		System.setProperty("spring.main.sources", MatrixApplication.class.getName());
+		RedisOps opened = ClientSetups.open(name, host, port);
+		this.ops = (TemplateOps) opened;
+		ClientSetups.check(name, opened);
+		ConfigurableApplicationContext context = this.ops.context();
+		check(context);
+		this.template = context.getBean(StringRedisTemplate.class);
+		this.reactive = context.getBean(ReactiveStringRedisTemplate.class).opsForValue();
+		ValueOperations<String, String> values = this.template.opsForValue();
+		for (String key : LARGE_KEY_NAMES) {
+			values.set(key, LARGE_VALUE);
+		}
+	}
+
+	// A benchmark of the wrong setup is worse than none: both sides run with a meter
+	// registry, the starter with its own meters on. What the application observes per
+	// command goes to the log, to read next to the results.
+	private void check(ConfigurableApplicationContext context) {
+		boolean tuning = !"stock".equals(this.setup);
+		boolean registry = context.getBeanNamesForType(MeterRegistry.class).length > 0;
+		boolean tuningMeters = context.containsBean("lettuceTuningConnectionMetrics");
+		if (!registry || tuningMeters != tuning) {
+			throw new IllegalStateException("Setup " + this.setup + " has a MeterRegistry: " + registry
+					+ ", lettuce-tuning's meters: " + tuningMeters);
+		}
+		ClientResources resources = context.getBean(ClientResources.class);
+		CommandLatencyRecorder recorder = resources.commandLatencyRecorder();
+		System.err.printf("[matrix] setup %s: command tracing (observations) %s, command latency recorder %s (%s)%n",
+				this.setup, onOff(resources.tracing().isEnabled()), onOff(recorder.isEnabled()),
+				recorder.getClass().getName());
+	}
+
+	private static String onOff(boolean on) {
+		return on ? "on" : "off";
+	}
+
+	@Override
+	protected void closeClient() throws Exception {
+		TemplateOps open = this.ops;
+		this.ops = null;
+		this.template = null;
+		this.reactive = null;
+		if (open != null) {
+			open.close();
+		}
+	}
+
+	@Benchmark
+	public String set() {
+		long start = System.nanoTime();
+		String reply = ops().set(KeySpace.randomKey(), KeySpace.VALUE);
+		latencies().record(start);
+		return reply;
+	}
+
+	@Benchmark
+	public @Nullable String get() {
+		long start = System.nanoTime();
+		String value = ops().get(KeySpace.randomKey());
+		latencies().record(start);
+		return value;
+	}
+
+	@Benchmark
+	public @Nullable String mix() {
+		String key = KeySpace.randomKey();
+		long start = System.nanoTime();
+		String reply = KeySpace.nextIsSet() ? ops().set(key, KeySpace.VALUE) : ops().get(key);
+		latencies().record(start);
+		return reply;
+	}
+
+	/**
+	 * SET or GET (even odds) of a 16 KB value.
+	 * @return the reply
+	 */
+	@Benchmark
+	public @Nullable String large() {
+		String key = LARGE_KEY_NAMES[ThreadLocalRandom.current().nextInt(LARGE_KEYS)];
+		long start = System.nanoTime();
+		String reply = ThreadLocalRandom.current().nextBoolean() ? ops().set(key, LARGE_VALUE) : ops().get(key);
+		latencies().record(start);
+		return reply;
+	}
+
+	@Benchmark
+	public @Nullable List<String> mget() {
+		List<String> keys = new ArrayList<>(MGET_KEYS);
+		for (int i = 0; i < MGET_KEYS; i++) {
+			keys.add(KeySpace.randomKey());
+		}
+		long start = System.nanoTime();
+		List<String> values = template().opsForValue().multiGet(keys);
+		latencies().record(start);
+		return values;
+	}
+
+	/**
+	 * A batch of {@value #BATCH} SETs through {@code executePipelined}, as an application
+	 * writes a batch; the latency recorded is the batch's.
+	 * @return the replies
+	 */
+	@Benchmark
+	@OperationsPerInvocation(BATCH)
+	public List<Object> pipelined() {
+		long start = System.nanoTime();
+		List<Object> replies = template().executePipelined((RedisCallback<Object>) this::pipelineSets);
+		latencies().record(start);
+		return replies;
+	}
+
+	private @Nullable Object pipelineSets(RedisConnection connection) {
+		byte[] value = KeySpace.VALUE.getBytes(StandardCharsets.US_ASCII);
+		for (int i = 0; i < BATCH; i++) {
+			connection.stringCommands().set(KeySpace.randomKeyBytes(), value);
+		}
+		return null;
+	}
+
+	/**
+	 * {@value #CONCURRENT} operations of the 80/20 GET/SET mix through the reactive
+	 * template, all in flight at once; each records its own latency from issue to
+	 * completion.
+	 * @return the number of operations completed
+	 */
+	@Benchmark
+	@OperationsPerInvocation(CONCURRENT)
+	public long reactive() {
+		ReactiveValueOperations<String, String> values = this.reactive;
+		if (values == null) {
+			throw new IllegalStateException("No client open");
+		}
+		OperationLatencies latencies = latencies();
+		Long completed = Flux.range(0, CONCURRENT)
+			.flatMap((i) -> reactiveOperation(values, latencies), CONCURRENT)
+			.count()
+			.block();
+		return (completed != null) ? completed : 0;
+	}
+
+	private static Mono<?> reactiveOperation(ReactiveValueOperations<String, String> values,
+			OperationLatencies latencies) {
+		String key = KeySpace.randomKey();
+		long start = System.nanoTime();
+		Mono<?> operation = KeySpace.nextIsSet() ? values.set(key, KeySpace.VALUE) : values.get(key);
+		return operation.doOnTerminate(() -> latencies.record(start));
+	}
+
+	private TemplateOps ops() {
+		TemplateOps open = this.ops;
+		if (open == null) {
+			throw new IllegalStateException("No client open");
+		}
+		return open;
+	}
+
+	private StringRedisTemplate template() {
+		StringRedisTemplate open = this.template;
+		if (open == null) {
+			throw new IllegalStateException("No client open");
+		}
+		return open;
+	}
+
+}
