@@ -21,12 +21,10 @@ import org.jspecify.annotations.Nullable;
  * @param health the health indicators in use
  * @param resilience what happens to commands during an outage, or {@code null} when
  * lettuce-tuning's outage guard is not on the connections
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public record EffectiveConfiguration(Connections connections, Commands commands, Threads threads, Timer timer,
-		Socket socket, @Nullable Cluster cluster, @Nullable Pool pool, Health health,
-		@Nullable Resilience resilience) {
+		Socket socket, @Nullable Cluster cluster, @Nullable Pool pool, Health health, @Nullable Resilience resilience) {
 
 	/**
 	 * How commands reach Redis.
@@ -86,8 +84,8 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 	 * @param keepAlive TCP keep-alive
 	 * @param tcpUserTimeout TCP_USER_TIMEOUT
 	 * @param inactiveReason why a requested setting is inactive, when one is
-	 * @param flushConsolidation the most flushes merged into one socket write, {@code null}
-	 * when flushes are not merged
+	 * @param flushConsolidation the most flushes merged into one socket write,
+	 * {@code null} when flushes are not merged
 	 */
 	public record Socket(String transport, boolean nativeTransport, @Nullable Duration connectTimeout,
 			KeepAlive keepAlive, TcpUserTimeout tcpUserTimeout, @Nullable String inactiveReason,
@@ -172,8 +170,8 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 	 *
 	 * @param failFast whether commands fail at once after the grace
 	 * @param grace how long a connection may be down before its commands fail
-	 * @param stallDetection whether a server that reads nothing while commands wait counts
-	 * as down
+	 * @param stallDetection whether a server that reads nothing while commands wait
+	 * counts as down
 	 * @param stallTimeout how long commands may wait with nothing read
 	 * @param requestQueueSize the most commands one connection holds
 	 */

@@ -7,7 +7,6 @@ package io.github.lettucetuning.advice;
  * @param severity {@code info}, {@code warning} or {@code error}
  * @param message what is wrong and what it costs, in one line
  * @param fix what to change, in one line, naming the property
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public record Finding(String id, String severity, String message, String fix) {

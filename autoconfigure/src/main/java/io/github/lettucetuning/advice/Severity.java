@@ -5,7 +5,6 @@ import java.util.Locale;
 /**
  * How much a {@link Finding} matters.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public enum Severity {

@@ -9,10 +9,9 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Judges an {@link EffectiveConfiguration} and returns findings, each with a stable id,
- * a severity and a one-line fix; most severe first. Stateless and free of I/O.
+ * Judges an {@link EffectiveConfiguration} and returns findings, each with a stable id, a
+ * severity and a one-line fix; most severe first. Stateless and free of I/O.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class TuningAdvisor {
@@ -100,8 +99,9 @@ public final class TuningAdvisor {
 		if (cluster != null && !cluster.periodicRefresh()) {
 			String triggers = cluster.adaptiveTriggers().isEmpty() ? "never refreshed"
 					: "refreshed only on adaptive triggers (" + String.join(", ", cluster.adaptiveTriggers()) + ")";
-			findings.add(Finding.of(CLUSTER_NO_PERIODIC_REFRESH, Severity.WARNING, "The cluster topology is " + triggers
-					+ ": a failover or new node that fires no trigger stays unseen",
+			findings.add(Finding.of(CLUSTER_NO_PERIODIC_REFRESH, Severity.WARNING,
+					"The cluster topology is " + triggers
+							+ ": a failover or new node that fires no trigger stays unseen",
 					"Enable periodic refresh: set spring.data.redis.lettuce.cluster.refresh.period (30s when unset), "
 							+ "and check that no LettuceClientOptionsBuilderCustomizer switches it off"));
 		}
@@ -145,8 +145,8 @@ public final class TuningAdvisor {
 		Severity severity = (timeout.compareTo(tick) <= 0) ? Severity.ERROR : Severity.WARNING;
 		long percent = Math.round(100.0 * tick.toNanos() / timeout.toNanos());
 		findings.add(Finding.of(TIMEOUT_BELOW_TIMER_TICK, severity,
-				"Command timeout " + format(timeout) + " is within " + TIMEOUT_TICKS + " ticks of the "
-						+ format(tick) + " " + configuration.timer().type()
+				"Command timeout " + format(timeout) + " is within " + TIMEOUT_TICKS + " ticks of the " + format(tick)
+						+ " " + configuration.timer().type()
 						+ " timer: asynchronous and reactive commands may run up to " + format(tick) + " (" + percent
 						+ "%) past their timeout",
 				"Use lettuce.tuning.timer.type=wheel with a finer lettuce.tuning.timer.tick (10ms by default), "

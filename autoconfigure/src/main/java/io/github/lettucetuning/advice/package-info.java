@@ -1,5 +1,6 @@
 /**
- * The effective Lettuce configuration and the advisor that turns it into findings with a fix.
+ * The effective Lettuce configuration and the advisor that turns it into findings with a
+ * fix.
  */
 @NullMarked
 package io.github.lettucetuning.advice;

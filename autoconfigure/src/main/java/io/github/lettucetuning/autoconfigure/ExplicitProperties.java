@@ -9,9 +9,9 @@ import org.springframework.core.env.Environment;
 /**
  * What the application itself set among Spring Boot's properties. Boot's properties
  * classes hold a default in many fields (-1ms for the pool's max-wait, true for dynamic
- * refresh sources), so their getters cannot tell a choice from a default; the
- * environment can. lettuce-tuning supplies its tuned default for a Boot property only
- * when this says the application left it unset.
+ * refresh sources), so their getters cannot tell a choice from a default; the environment
+ * can. lettuce-tuning supplies its tuned default for a Boot property only when this says
+ * the application left it unset.
  *
  * @since 0.1.0
  */

@@ -21,11 +21,10 @@ import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Auto-configuration of a tuned Lettuce client: tuned
- * client resources and a connection factory whose plain commands share native
- * connections while dedicated work uses a bounded pool.
+ * Auto-configuration of a tuned Lettuce client: tuned client resources and a connection
+ * factory whose plain commands share native connections while dedicated work uses a
+ * bounded pool.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @AutoConfiguration(before = DataRedisAutoConfiguration.class)

@@ -14,7 +14,6 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration properties of lettuce-tuning. Every {@code spring.data.redis.*} property
  * keeps its meaning; these add what Spring Boot does not offer.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @ConfigurationProperties("lettuce.tuning")
@@ -82,8 +81,10 @@ public class LettuceTuningProperties implements InitializingBean {
 		return this.sentinel;
 	}
 
-	// Validates once, when the properties are bound (as Spring Boot's OAuth2ClientProperties
-	// does), so that startup fails before anything connects; Boot's failure analysis names the
+	// Validates once, when the properties are bound (as Spring Boot's
+	// OAuth2ClientProperties
+	// does), so that startup fails before anything connects; Boot's failure analysis
+	// names the
 	// property, the value and the fix.
 	@Override
 	public void afterPropertiesSet() {
@@ -103,8 +104,8 @@ public class LettuceTuningProperties implements InitializingBean {
 		private ConnectionMode mode = ConnectionMode.SHARED;
 
 		/**
-		 * Whether to open the shared connections at startup instead of on first use. Startup
-		 * then fails fast when Redis cannot be reached.
+		 * Whether to open the shared connections at startup instead of on first use.
+		 * Startup then fails fast when Redis cannot be reached.
 		 */
 		private boolean eagerInitialization;
 
@@ -181,8 +182,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		/**
 		 * How one member of the set is picked per operation: 'round-robin',
-		 * 'thread-affinity' (a thread keeps its connection, so its commands stay in order)
-		 * or 'least-in-flight'.
+		 * 'thread-affinity' (a thread keeps its connection, so its commands stay in
+		 * order) or 'least-in-flight'.
 		 */
 		private SelectionPolicy selection = SelectionPolicy.ROUND_ROBIN;
 
@@ -330,8 +331,7 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	/**
 	 * Which nodes of a loaded topology the client keeps. A master left out closes its
-	 * connection instead of holding commands until they
-	 * time out.
+	 * connection instead of holding commands until they time out.
 	 */
 	public static class NodeFilter {
 
@@ -342,13 +342,14 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		/**
 		 * Whether to leave out nodes that the node answering the topology query cannot
-		 * reach (flag 'fail?', PFAIL). Faster after a crash; with flaky links between nodes
-		 * it can leave out a master that clients still reach.
+		 * reach (flag 'fail?', PFAIL). Faster after a crash; with flaky links between
+		 * nodes it can leave out a master that clients still reach.
 		 */
 		private boolean excludePossiblyFailed = true;
 
 		/**
-		 * Whether to leave out nodes without an address (flag 'noaddr', or no host or port).
+		 * Whether to leave out nodes without an address (flag 'noaddr', or no host or
+		 * port).
 		 */
 		private boolean excludeWithoutAddress = true;
 
@@ -379,16 +380,16 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * Sockets of every Lettuce connection: transport, write batching and TCP_USER_TIMEOUT.
-	 * 'spring.data.redis.connect-timeout' keeps its meaning; TCP keep-alive is Lettuce's
-	 * (on, 13s idle, 13s interval, 3 probes since Lettuce 7.5).
+	 * Sockets of every Lettuce connection: transport, write batching and
+	 * TCP_USER_TIMEOUT. 'spring.data.redis.connect-timeout' keeps its meaning; TCP
+	 * keep-alive is Lettuce's (on, 13s idle, 13s interval, 3 probes since Lettuce 7.5).
 	 */
 	public static class Socket {
 
 		/**
 		 * Netty transport: 'auto' (epoll, else kqueue, else io_uring, else NIO, as
-		 * available), 'epoll', 'io-uring' or 'nio'. Lettuce fixes it once per JVM; asking for
-		 * one that is not available fails startup.
+		 * available), 'epoll', 'io-uring' or 'nio'. Lettuce fixes it once per JVM; asking
+		 * for one that is not available fails startup.
 		 */
 		private Transport transport = Transport.AUTO;
 
@@ -422,9 +423,9 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		/**
 		 * Whether to merge flushes. A flush then waits only for the event loop's tasks
-		 * queued before it, never for a timer. Lettuce has one Netty customizer slot in its
-		 * client resources: a ClientResourcesBuilderCustomizer of yours that sets its own
-		 * Netty customizer replaces this.
+		 * queued before it, never for a timer. Lettuce has one Netty customizer slot in
+		 * its client resources: a ClientResourcesBuilderCustomizer of yours that sets its
+		 * own Netty customizer replaces this.
 		 */
 		private boolean enabled = true;
 
@@ -444,18 +445,18 @@ public class LettuceTuningProperties implements InitializingBean {
 	public static class Reconnect {
 
 		/**
-		 * Longest wait between two reconnect attempts; the delay doubles from 8ms up to it.
-		 * In a cluster each failed attempt can trigger a topology refresh (Lettuce's
-		 * 'persistent-reconnects' trigger), so a short maximum finds a promoted replica sooner.
-		 * Lettuce's default is 30s.
+		 * Longest wait between two reconnect attempts; the delay doubles from 8ms up to
+		 * it. In a cluster each failed attempt can trigger a topology refresh (Lettuce's
+		 * 'persistent-reconnects' trigger), so a short maximum finds a promoted replica
+		 * sooner. Lettuce's default is 30s.
 		 */
 		private Duration maxDelay = Duration.ofSeconds(1);
 
 		/**
 		 * How reconnect delays are randomised so that many clients that lost the same
-		 * server do not reconnect in lock-step: 'full' (random between half the doubling delay
-		 * and all of it), 'decorrelated' (grows from the previous delay) or 'none' (the plain
-		 * doubling delay).
+		 * server do not reconnect in lock-step: 'full' (random between half the doubling
+		 * delay and all of it), 'decorrelated' (grows from the previous delay) or 'none'
+		 * (the plain doubling delay).
 		 */
 		private ReconnectJitter jitter = ReconnectJitter.FULL;
 
@@ -478,8 +479,8 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * TCP_USER_TIMEOUT: how long sent data may stay unacknowledged before the kernel drops
-	 * the connection. Keep-alive cannot detect a dead peer while data is in flight;
+	 * TCP_USER_TIMEOUT: how long sent data may stay unacknowledged before the kernel
+	 * drops the connection. Keep-alive cannot detect a dead peer while data is in flight;
 	 * without this, Linux retransmits for about 15 minutes.
 	 */
 	public static class TcpUserTimeout {
@@ -521,8 +522,9 @@ public class LettuceTuningProperties implements InitializingBean {
 	public static class Metrics {
 
 		/**
-		 * Whether to register lettuce-tuning's meters: shared connections, dedicated pool,
-		 * expiry timer, reconnects, topology refreshes, redirections and command timeouts.
+		 * Whether to register lettuce-tuning's meters: shared connections, dedicated
+		 * pool, expiry timer, reconnects, topology refreshes, redirections and command
+		 * timeouts.
 		 */
 		private boolean enabled = true;
 
@@ -597,8 +599,8 @@ public class LettuceTuningProperties implements InitializingBean {
 		private final StallDetection stallDetection = new StallDetection();
 
 		/**
-		 * Most commands one connection holds while they wait to be sent or answered;
-		 * past it, new commands fail at once. Lettuce's default has no bound.
+		 * Most commands one connection holds while they wait to be sent or answered; past
+		 * it, new commands fail at once. Lettuce's default has no bound.
 		 */
 		private int requestQueueSize = 100_000;
 

@@ -76,8 +76,7 @@ final class LettuceTuningPropertiesValidator {
 			throw invalid("resilience.request-queue-size", resilience.getRequestQueueSize(),
 					"it must be at least 1; set it to the most commands one connection may hold, 100000 is the default");
 		}
-		requirePositive("resilience.reconnect.max-delay", resilience.getReconnect().getMaxDelay(),
-				"1s is the default");
+		requirePositive("resilience.reconnect.max-delay", resilience.getReconnect().getMaxDelay(), "1s is the default");
 	}
 
 	private static void requirePositive(String property, Duration value, String hint) {
@@ -88,7 +87,8 @@ final class LettuceTuningPropertiesValidator {
 
 	private static void requireAtLeastOne(String property, @Nullable Integer value) {
 		if (value != null && value < 1) {
-			throw invalid(property, value, "it must be at least 1; set it to 1 or more, or remove it to use the default");
+			throw invalid(property, value,
+					"it must be at least 1; set it to 1 or more, or remove it to use the default");
 		}
 	}
 

@@ -5,7 +5,6 @@ import io.github.lettucetuning.connection.ConnectionMode;
 /**
  * The number of shared connections the configured mode opens.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class SharedConnectionCount {

@@ -1,5 +1,6 @@
 /**
- * Auto-configuration of lettuce-tuning: the entry point, properties and customizer callbacks.
+ * Auto-configuration of lettuce-tuning: the entry point, properties and customizer
+ * callbacks.
  */
 @NullMarked
 package io.github.lettucetuning.autoconfigure;

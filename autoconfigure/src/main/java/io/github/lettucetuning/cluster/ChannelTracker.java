@@ -11,12 +11,11 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 
 /**
  * Remembers every Netty channel Lettuce opens, so that the channels to one server can be
- * closed. Closing a channel, unlike closing a Lettuce connection, makes Lettuce reconnect,
- * and a connection defined through Sentinel asks Sentinel for the master again on
- * reconnect. Register it with {@code ClientResources.Builder#nettyCustomizer}; channels
- * leave the tracker when they close.
+ * closed. Closing a channel, unlike closing a Lettuce connection, makes Lettuce
+ * reconnect, and a connection defined through Sentinel asks Sentinel for the master again
+ * on reconnect. Register it with {@code ClientResources.Builder#nettyCustomizer};
+ * channels leave the tracker when they close.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class ChannelTracker implements NettyCustomizer {

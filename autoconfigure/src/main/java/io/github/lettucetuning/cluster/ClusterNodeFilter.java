@@ -20,7 +20,6 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
  * <p>
  * Use it with {@link ClusterClientOptions.Builder#nodeFilter(Predicate)}.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class ClusterNodeFilter implements Predicate<RedisClusterNode> {

@@ -25,7 +25,6 @@ import org.apache.commons.logging.LogFactory;
  * writes go to a master that is being replaced, and once the former master has become a
  * replica without closing its clients, every write fails with {@code READONLY}.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class SentinelFailoverWatcher implements AutoCloseable {
@@ -60,11 +59,12 @@ public final class SentinelFailoverWatcher implements AutoCloseable {
 	public SentinelFailoverWatcher(RedisClient client, String masterName, List<RedisURI> sentinels,
 			ChannelTracker channels) {
 		this(client, masterName, sentinels, (host, port) -> {
-			// Every Sentinel announces the switch: only the first finds connections to close
+			// Every Sentinel announces the switch: only the first finds connections to
+			// close
 			int closed = channels.closeChannelsTo(host, port);
 			if (closed > 0) {
-				logger.info("Sentinel switched master '" + masterName + "' away from " + host + ":" + port
-						+ "; closed " + closed + " connection(s) to it so that they reconnect to the new master");
+				logger.info("Sentinel switched master '" + masterName + "' away from " + host + ":" + port + "; closed "
+						+ closed + " connection(s) to it so that they reconnect to the new master");
 			}
 		});
 	}
@@ -106,8 +106,8 @@ public final class SentinelFailoverWatcher implements AutoCloseable {
 			});
 			return connection.async().subscribe(SWITCH_MASTER_CHANNEL);
 		}).exceptionally((ex) -> {
-			logger.info("Cannot watch Sentinel " + sentinel.getHost() + ":" + sentinel.getPort()
-					+ " for failovers of '" + this.masterName + "': " + ex.getMessage());
+			logger.info("Cannot watch Sentinel " + sentinel.getHost() + ":" + sentinel.getPort() + " for failovers of '"
+					+ this.masterName + "': " + ex.getMessage());
 			return null;
 		}).toCompletableFuture();
 	}

@@ -21,11 +21,9 @@ import org.springframework.util.ClassUtils;
  * A view of a native connection whose reactive commands count themselves in flight from
  * subscription until they complete, fail or are cancelled. Spring Data Redis gives a
  * reactive operation no end signal on a shared connection (its reactive connection is
- * package-private and closing it does nothing for a shared one), so the count is kept
- * per command instead of per operation. Everything but {@code reactive()} goes straight
- * to the connection.
- *
- * @author lettuce-tuning
+ * package-private and closing it does nothing for a shared one), so the count is kept per
+ * command instead of per operation. Everything but {@code reactive()} goes straight to
+ * the connection.
  */
 final class CommandCountingConnection {
 
@@ -40,8 +38,7 @@ final class CommandCountingConnection {
 	 */
 	static StatefulConnection<?, ?> wrap(StatefulConnection<?, ?> connection, AtomicInteger inFlight) {
 		Object reactive = reactiveCommands(connection);
-		Object countingReactive = (reactive != null) ? proxy(reactive, new CountingCommands(reactive, inFlight))
-				: null;
+		Object countingReactive = (reactive != null) ? proxy(reactive, new CountingCommands(reactive, inFlight)) : null;
 		return (StatefulConnection<?, ?>) proxy(connection, new Connection(connection, countingReactive));
 	}
 
@@ -56,7 +53,8 @@ final class CommandCountingConnection {
 	}
 
 	private static Object proxy(Object target, InvocationHandler handler) {
-		// Only public interfaces: a proxy of a non-public one would have to live in its package.
+		// Only public interfaces: a proxy of a non-public one would have to live in its
+		// package.
 		Class<?>[] interfaces = Arrays
 			.stream(ClassUtils.getAllInterfacesForClass(target.getClass(), target.getClass().getClassLoader()))
 			.filter((type) -> Modifier.isPublic(type.getModifiers()))

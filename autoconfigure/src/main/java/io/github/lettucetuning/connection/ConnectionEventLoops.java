@@ -19,8 +19,6 @@ import org.jspecify.annotations.Nullable;
  * a connection's channel, so it is read from the endpoint's {@code channel} field; where
  * that is not possible (another writer, a cluster or master/replica connection, a module
  * layer that denies access) the event loop is unknown.
- *
- * @author lettuce-tuning
  */
 final class ConnectionEventLoops {
 
@@ -38,8 +36,7 @@ final class ConnectionEventLoops {
 			return field;
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
-			logger.debug("Cannot read the channel of a Lettuce endpoint; shared connections may share event loops",
-					ex);
+			logger.debug("Cannot read the channel of a Lettuce endpoint; shared connections may share event loops", ex);
 			return null;
 		}
 	}

@@ -5,7 +5,6 @@ package io.github.lettucetuning.connection;
  * Dedicated work (transactions, blocking commands, Pub/Sub, pipelining sessions) always
  * takes a connection of its own, whatever the mode.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public enum ConnectionMode {

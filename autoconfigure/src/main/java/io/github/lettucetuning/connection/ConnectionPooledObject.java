@@ -19,7 +19,6 @@ import org.apache.commons.pool2.PooledObjectState;
  * commands. Abandoned-object tracking is not supported: the dedicated pool never
  * configures it.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 final class ConnectionPooledObject implements PooledObject<StatefulConnection<?, ?>> {

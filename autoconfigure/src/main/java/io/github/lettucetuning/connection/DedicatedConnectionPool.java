@@ -35,11 +35,10 @@ import org.springframework.util.Assert;
  * pool per connection type (and a Lettuce {@link AsyncPool} for asynchronous borrows),
  * each waiting at most {@code maxWait} when exhausted.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
-public final class DedicatedConnectionPool implements LettuceConnectionProvider, LettuceConnectionProvider.TargetAware,
-		DisposableBean {
+public final class DedicatedConnectionPool
+		implements LettuceConnectionProvider, LettuceConnectionProvider.TargetAware, DisposableBean {
 
 	private static final Log logger = LogFactory.getLog(DedicatedConnectionPool.class);
 
@@ -54,7 +53,8 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 	private final Map<Class<?>, AsyncPool<StatefulConnection<?, ?>>> asyncPools = new ConcurrentHashMap<>();
 
 	// Which pool created a connection, recorded once per connection rather than once per
-	// borrow: pooled mode borrows for every command, and a map entry per borrow is garbage.
+	// borrow: pooled mode borrows for every command, and a map entry per borrow is
+	// garbage.
 	private final Map<StatefulConnection<?, ?>, GenericObjectPool<StatefulConnection<?, ?>>> owners = new ConcurrentHashMap<>();
 
 	private final Map<StatefulConnection<?, ?>, AsyncPool<StatefulConnection<?, ?>>> borrowedAsync = new ConcurrentHashMap<>();
@@ -64,8 +64,8 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 	/**
 	 * Create a pool.
 	 * @param target the provider that opens new connections
-	 * @param config the pool configuration; a negative max wait lets a caller wait forever,
-	 * which the application has to ask for explicitly
+	 * @param config the pool configuration; a negative max wait lets a caller wait
+	 * forever, which the application has to ask for explicitly
 	 */
 	public DedicatedConnectionPool(LettuceConnectionProvider target,
 			GenericObjectPoolConfig<StatefulConnection<?, ?>> config) {
@@ -118,7 +118,8 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 		return targetAware().getConnectionAsync(connectionType, redisURI);
 	}
 
-	// Connections to a given node (Sentinel, cluster node) are one-offs: they bypass the pool.
+	// Connections to a given node (Sentinel, cluster node) are one-offs: they bypass the
+	// pool.
 	private TargetAware targetAware() {
 		if (this.target instanceof TargetAware targetAware) {
 			return targetAware;
@@ -163,8 +164,9 @@ public final class DedicatedConnectionPool implements LettuceConnectionProvider,
 
 	/**
 	 * Set whether a connection is checked with a {@code PING} before it is lent, and
-	 * replaced when it is not open or does not answer. Without it, a borrow checks nothing
-	 * unless the pool configuration tests on borrow, and then only that it is open.
+	 * replaced when it is not open or does not answer. Without it, a borrow checks
+	 * nothing unless the pool configuration tests on borrow, and then only that it is
+	 * open.
 	 * @param validateConnection whether to validate before lending
 	 */
 	public void setValidateConnection(boolean validateConnection) {

@@ -7,7 +7,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  * Pub/Sub, pipelining) around the provider that opens raw connections, typically a
  * {@link DedicatedConnectionPool}.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @FunctionalInterface

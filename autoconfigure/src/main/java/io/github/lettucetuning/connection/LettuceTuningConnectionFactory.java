@@ -39,7 +39,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  * {@link ConnectionMode#POOLED pooled} mode every operation borrows a dedicated
  * connection.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
@@ -63,9 +62,9 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	private volatile @Nullable ConnectionHooks listenerHooks;
 
 	/**
-	 * Create a factory for the given configuration, through the constructor of its type so
-	 * that the factory reports it as {@link LettuceConnectionFactory}'s typed constructors
-	 * do.
+	 * Create a factory for the given configuration, through the constructor of its type
+	 * so that the factory reports it as {@link LettuceConnectionFactory}'s typed
+	 * constructors do.
 	 * @param configuration where Redis is: standalone, Sentinel, cluster or static
 	 * master/replica
 	 * @param clientConfiguration how to connect
@@ -87,8 +86,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 					selectionPolicy);
 		}
 		if (configuration instanceof RedisClusterConfiguration cluster) {
-			return new LettuceTuningConnectionFactory(cluster, clientConfiguration, mode, connections,
-					selectionPolicy);
+			return new LettuceTuningConnectionFactory(cluster, clientConfiguration, mode, connections, selectionPolicy);
 		}
 		if (configuration instanceof RedisStaticMasterReplicaConfiguration masterReplica) {
 			return new LettuceTuningConnectionFactory(masterReplica, clientConfiguration, mode, connections,
@@ -150,8 +148,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	/**
 	 * Create a factory for a static master/replica setup. Like
-	 * {@link LettuceConnectionFactory}, which has no typed constructor for it, the factory
-	 * then reports the default standalone configuration.
+	 * {@link LettuceConnectionFactory}, which has no typed constructor for it, the
+	 * factory then reports the default standalone configuration.
 	 * @param configuration the master/replica nodes
 	 * @param clientConfiguration how to connect
 	 * @param mode how plain commands are spread over connections
@@ -277,8 +275,10 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		super.start();
 		if (this.prewarmDedicatedConnections && this.dedicatedConnections != null
 				&& this.imperativeDedicated instanceof DedicatedConnectionPool pool) {
-			// Spring Data borrows dedicated connections as StatefulConnection in a cluster too
-			// (LettuceConnection#doGetAsyncDedicatedConnection), so that is the pool to fill.
+			// Spring Data borrows dedicated connections as StatefulConnection in a
+			// cluster too
+			// (LettuceConnection#doGetAsyncDedicatedConnection), so that is the pool to
+			// fill.
 			pool.prewarm(StatefulConnection.class);
 		}
 	}
@@ -344,7 +344,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	protected LettuceConnection doCreateLettuceConnection(
 			@Nullable StatefulRedisConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, long timeout, int database) {
-		// Always our subclass: it words the exceptions of an outage; without hooks it allocates no more
+		// Always our subclass: it words the exceptions of an outage; without hooks it
+		// allocates no more
 		ConnectionHooks hooks = hooks(sharedConnection);
 		try {
 			LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
@@ -380,7 +381,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		}
 	}
 
-	// Every operation on a shared connection is counted in flight, so it needs hooks of its
+	// Every operation on a shared connection is counted in flight, so it needs hooks of
+	// its
 	// own; otherwise (pooled mode) the listener's hooks, or none, serve every operation.
 	private @Nullable ConnectionHooks hooks(@Nullable StatefulConnection<?, ?> sharedConnection) {
 		ConnectionHooks listenerHooks = this.listenerHooks;

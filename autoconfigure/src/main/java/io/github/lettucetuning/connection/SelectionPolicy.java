@@ -1,10 +1,8 @@
 package io.github.lettucetuning.connection;
 
 /**
- * How {@link ConnectionMode#MULTI} picks one member of its connection set per
- * operation.
+ * How {@link ConnectionMode#MULTI} picks one member of its connection set per operation.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public enum SelectionPolicy {

@@ -34,7 +34,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  * cancellation. A count belongs to one native connection: when a member is replaced its
  * new connection starts at zero, and late releases of the old one change nothing.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class SharedConnectionSet implements AutoCloseable {
@@ -145,8 +144,8 @@ public final class SharedConnectionSet implements AutoCloseable {
 	}
 
 	/**
-	 * Signal that an operation that used {@code connection} has finished. Call it once per
-	 * {@link #select()}; a connection that is no longer a member is ignored.
+	 * Signal that an operation that used {@code connection} has finished. Call it once
+	 * per {@link #select()}; a connection that is no longer a member is ignored.
 	 * @param connection a connection returned by {@link #select()}
 	 */
 	public void release(StatefulConnection<?, ?> connection) {
@@ -293,8 +292,10 @@ public final class SharedConnectionSet implements AutoCloseable {
 		}
 
 		// Netty hands event loops to new channels in turn, so another connection opened
-		// meanwhile (dedicated, the other API's set) can put two members on one loop, which
-		// then serialises their I/O. Opening again moves on to the next loop; the I/O pool
+		// meanwhile (dedicated, the other API's set) can put two members on one loop,
+		// which
+		// then serialises their I/O. Opening again moves on to the next loop; the I/O
+		// pool
 		// has at least one loop per member, so a free one comes within as many attempts.
 		private StatefulConnection<?, ?> connectOnOwnEventLoop() {
 			StatefulConnection<?, ?> connection = connect();

@@ -1,5 +1,6 @@
 /**
- * Runtime pieces of the connection modes: the tuned connection factory, its shared connection set and the dedicated pool.
+ * Runtime pieces of the connection modes: the tuned connection factory, its shared
+ * connection set and the dedicated pool.
  */
 @NullMarked
 package io.github.lettucetuning.connection;

@@ -31,7 +31,6 @@ import org.jspecify.annotations.Nullable;
  * factory, the client's options (not the properties, which customizers may have
  * overridden) and the client resources.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class EffectiveConfigurationReader {
@@ -58,8 +57,8 @@ public final class EffectiveConfigurationReader {
 	 * @param factory the connection factory
 	 * @param resources the client resources
 	 * @param timerOwner who created the expiry timer
-	 * @param socketSettings the socket settings lettuce-tuning applied, or {@code null} to
-	 * read them from the client options
+	 * @param socketSettings the socket settings lettuce-tuning applied, or {@code null}
+	 * to read them from the client options
 	 * @param pool the configuration of the dedicated pool, shown when the factory pools
 	 * dedicated connections
 	 * @param health supplies which health indicators are in use
@@ -134,8 +133,7 @@ public final class EffectiveConfigurationReader {
 	// user's may have changed either after lettuce-tuning's settings were resolved.
 	private EffectiveConfiguration.Socket socket(ClientOptions options) {
 		SocketOptions socketOptions = options.getSocketOptions();
-		String transport = (this.socketSettings != null) ? this.socketSettings.transport().displayName()
-				: transport();
+		String transport = (this.socketSettings != null) ? this.socketSettings.transport().displayName() : transport();
 		boolean nativeTransport = !"nio".equals(transport);
 		SocketOptions.KeepAliveOptions keepAlive = socketOptions.getKeepAlive();
 		boolean extended = socketOptions.isKeepAlive() && ExtendedKeepAliveSupport.isSupported();
@@ -148,12 +146,14 @@ public final class EffectiveConfigurationReader {
 				: (socketOptions.isEnableTcpUserTimeout() && !tcpUserTimeoutPossible)
 						? "TCP_USER_TIMEOUT needs the epoll or io_uring transport, not " + transport : null;
 		return new EffectiveConfiguration.Socket(transport, nativeTransport, socketOptions.getConnectTimeout(),
-				keepAliveSettings, new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
+				keepAliveSettings,
+				new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
 						tcpUserTimeout ? socketOptions.getTcpUserTimeout().getTcpUserTimeout() : null),
 				inactiveReason, flushConsolidation());
 	}
 
-	// Read from the resources rather than the properties: a customizer of the user's may have replaced it.
+	// Read from the resources rather than the properties: a customizer of the user's may
+	// have replaced it.
 	private @Nullable Integer flushConsolidation() {
 		FlushConsolidation consolidation = CompositeNettyCustomizer.find(this.resources.nettyCustomizer(),
 				FlushConsolidation.class);

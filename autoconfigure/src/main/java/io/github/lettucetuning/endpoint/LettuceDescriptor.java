@@ -13,7 +13,6 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param configuration the configuration in effect
  * @param state what the client is doing now
  * @param advice findings about the configuration, most severe first
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public record LettuceDescriptor(EffectiveConfiguration configuration, LiveState state,

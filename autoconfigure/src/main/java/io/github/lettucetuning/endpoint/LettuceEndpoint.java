@@ -17,7 +17,6 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * client is doing now, and advice about the configuration. Reading it sends nothing to
  * Redis, and it holds no credentials or key names.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @Endpoint(id = "lettuce")

@@ -29,13 +29,12 @@ import org.jspecify.annotations.Nullable;
  * recorded
  * @param topology cluster topology changes, or {@code null} when not connected to a
  * cluster
- * @param outages the commands waiting and the unreachable servers, or {@code null}
- * when lettuce-tuning's outage guard is not on the connections
- * @author lettuce-tuning
+ * @param outages the commands waiting and the unreachable servers, or {@code null} when
+ * lettuce-tuning's outage guard is not on the connections
  * @since 0.1.0
  */
-public record LiveState(Connections connections, @Nullable PoolSnapshot pool, TimerState timer,
-		@Nullable Events events, @Nullable Topology topology, @Nullable Outages outages) {
+public record LiveState(Connections connections, @Nullable PoolSnapshot pool, TimerState timer, @Nullable Events events,
+		@Nullable Topology topology, @Nullable Outages outages) {
 
 	/**
 	 * Read the live state.
@@ -80,8 +79,8 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 	 * @param open the connected ones
 	 * @param disconnected the ones Lettuce is reconnecting
 	 * @param unopened the ones not opened yet
-	 * @param inFlight the operations in flight on each shared connection of the imperative
-	 * API, in member order, in every selection policy
+	 * @param inFlight the operations in flight on each shared connection of the
+	 * imperative API, in member order, in every selection policy
 	 * @param reactiveInFlight the commands in flight on each shared connection of the
 	 * reactive API, in member order
 	 */

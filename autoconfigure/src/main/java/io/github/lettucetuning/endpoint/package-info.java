@@ -1,5 +1,6 @@
 /**
- * The read-only 'lettuce' Actuator endpoint: effective configuration, live state and advice.
+ * The read-only 'lettuce' Actuator endpoint: effective configuration, live state and
+ * advice.
  */
 @NullMarked
 package io.github.lettucetuning.endpoint;

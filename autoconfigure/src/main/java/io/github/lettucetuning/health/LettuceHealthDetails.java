@@ -13,8 +13,6 @@ import org.springframework.boot.health.contributor.Health;
 /**
  * The details of the {@code lettuce} health that need no round trip to Redis: the
  * connection mode, the shared connections by state and the dedicated pool.
- *
- * @author lettuce-tuning
  */
 final class LettuceHealthDetails {
 

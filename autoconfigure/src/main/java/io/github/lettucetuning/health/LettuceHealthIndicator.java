@@ -26,13 +26,13 @@ import org.springframework.util.Assert;
 
 /**
  * The {@code redis} health: Redis as a {@link LettuceTuningConnectionFactory} sees it,
- * answered within a timeout. The check ({@code INFO server} on a standalone server, {@code CLUSTER INFO} on
- * a cluster, {@code PING} plus the client's cluster view for users who may not run
- * those) runs on one daemon thread of the indicator's own and is awaited for at most
- * the timeout, so a hung or unreachable server makes the health {@code DOWN} within the
- * timeout instead of holding the caller for the command timeout. While a check is
- * running, later calls wait for that same check instead of starting another, so a hung
- * server ties up one thread at most; nothing is queued beyond it.
+ * answered within a timeout. The check ({@code INFO server} on a standalone server,
+ * {@code CLUSTER INFO} on a cluster, {@code PING} plus the client's cluster view for
+ * users who may not run those) runs on one daemon thread of the indicator's own and is
+ * awaited for at most the timeout, so a hung or unreachable server makes the health
+ * {@code DOWN} within the timeout instead of holding the caller for the command timeout.
+ * While a check is running, later calls wait for that same check instead of starting
+ * another, so a hung server ties up one thread at most; nothing is queued beyond it.
  * <p>
  * Details: Spring Boot's ({@code version}; for a cluster {@code cluster_size},
  * {@code slots_up} and {@code slots_fail}), then the connection mode, the shared
@@ -40,7 +40,6 @@ import org.springframework.util.Assert;
  * state and known nodes, and the servers that are unreachable. Never credentials or
  * addresses with credentials.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public class LettuceHealthIndicator extends AbstractHealthIndicator implements DisposableBean {

@@ -29,8 +29,6 @@ import org.springframework.data.redis.connection.RedisConnection;
  * cluster {@code CLUSTER INFO}; a user whose ACL denies those ({@code NOPERM}) gets
  * {@code PING} instead, plus the client's own cluster view, and the denial is remembered
  * so later checks go straight to {@code PING}. Each command waits at most the timeout.
- *
- * @author lettuce-tuning
  */
 final class RedisCheck {
 

@@ -16,7 +16,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * and {@code lettuce.tuning.command.timeouts}. Function counters read the recorder when
  * scraped, so events counted before the registry was bound are not lost.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class ClientEventMetrics implements MeterBinder {
@@ -49,8 +48,7 @@ public final class ClientEventMetrics implements MeterBinder {
 			.register(registry);
 		for (RefreshTrigger trigger : RefreshTrigger.values()) {
 			FunctionCounter
-				.builder("lettuce.tuning.topology.refresh.triggers", this.recorder,
-						(r) -> r.refreshTriggers(trigger))
+				.builder("lettuce.tuning.topology.refresh.triggers", this.recorder, (r) -> r.refreshTriggers(trigger))
 				.description("Adaptive topology refresh triggers that fired")
 				.baseUnit("triggers")
 				.tag("trigger", trigger.name().toLowerCase(Locale.ROOT).replace('_', '-'))
@@ -66,8 +64,7 @@ public final class ClientEventMetrics implements MeterBinder {
 			.baseUnit("redirections")
 			.tag("type", "ask")
 			.register(registry);
-		FunctionCounter
-			.builder("lettuce.tuning.command.timeouts", this.recorder, ClientEventRecorder::commandTimeouts)
+		FunctionCounter.builder("lettuce.tuning.command.timeouts", this.recorder, ClientEventRecorder::commandTimeouts)
 			.description("Redis commands that failed with a command timeout")
 			.baseUnit("commands")
 			.register(registry);

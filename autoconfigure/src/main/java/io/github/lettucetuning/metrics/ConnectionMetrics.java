@@ -17,10 +17,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code lettuce.tuning.connection.in-flight}: what is in flight on each shared
  * connection, tagged with its {@code member} index and its {@code api}
  * ({@code imperative} counts operations, {@code reactive} counts commands), in every
- * selection policy. Pooled mode shares no connection and binds no in-flight gauge.
- * Gauges read the factory when scraped; nothing is recorded per command.
+ * selection policy. Pooled mode shares no connection and binds no in-flight gauge. Gauges
+ * read the factory when scraped; nothing is recorded per command.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class ConnectionMetrics implements MeterBinder {

@@ -17,12 +17,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * counters and the longest borrow wait. Meters read the pool when scraped and sum its
  * per-type pools.
  * <p>
- * Micrometer's {@code CommonsObjectPool2Metrics} would find these pools through JMX,
- * but under commons-pool2's generic names ({@code pool}, {@code pool1}, …) next to every
+ * Micrometer's {@code CommonsObjectPool2Metrics} would find these pools through JMX, but
+ * under commons-pool2's generic names ({@code pool}, {@code pool1}, …) next to every
  * other commons-pool2 pool in the JVM; binding the pools directly keeps the meters
  * unambiguous.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class DedicatedPoolMetrics implements MeterBinder {

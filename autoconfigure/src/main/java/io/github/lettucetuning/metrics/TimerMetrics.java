@@ -17,7 +17,6 @@ import io.netty.util.Timer;
  * {@link HashedWheelTimer}), and {@code lettuce.tuning.timer.expired}, the timeouts that
  * fired (for the {@link WheelTimer} only). Other timers get no meters.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class TimerMetrics implements MeterBinder {
@@ -47,8 +46,7 @@ public final class TimerMetrics implements MeterBinder {
 		}
 	}
 
-	private static <T> void pending(MeterRegistry registry, T timer, ToLongFunction<T> pending,
-			String type) {
+	private static <T> void pending(MeterRegistry registry, T timer, ToLongFunction<T> pending, String type) {
 		Gauge.builder("lettuce.tuning.timer.pending", timer, (t) -> pending.applyAsLong(t))
 			.description("Timeouts scheduled and neither expired nor cancelled")
 			.baseUnit("timeouts")

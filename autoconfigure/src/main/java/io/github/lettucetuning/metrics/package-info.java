@@ -1,5 +1,6 @@
 /**
- * Micrometer meter binders for the tuned connections, the dedicated pool, the expiry timer and client events.
+ * Micrometer meter binders for the tuned connections, the dedicated pool, the expiry
+ * timer and client events.
  */
 @NullMarked
 package io.github.lettucetuning.metrics;

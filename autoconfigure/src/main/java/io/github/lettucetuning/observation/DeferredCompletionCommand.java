@@ -43,15 +43,16 @@ final class DeferredCompletionCommand<K, V, T> implements RedisCommand<K, V, T>,
 		for (BiConsumer<? super @Nullable T, @Nullable Throwable> callback : this.callbacks) {
 			AtomicBoolean ran = new AtomicBoolean();
 			completeable.onComplete((T result, Throwable failure) -> runOnce(ran, callback, result, failure));
-			// A wrapper command that completed already keeps a late callback without running it
+			// A wrapper command that completed already keeps a late callback without
+			// running it
 			if (this.command.isDone()) {
 				runOnce(ran, callback, null, null);
 			}
 		}
 	}
 
-	private static <T> void runOnce(AtomicBoolean ran, BiConsumer<? super @Nullable T, @Nullable Throwable> callback, @Nullable T result,
-			@Nullable Throwable failure) {
+	private static <T> void runOnce(AtomicBoolean ran, BiConsumer<? super @Nullable T, @Nullable Throwable> callback,
+			@Nullable T result, @Nullable Throwable failure) {
 		if (ran.compareAndSet(false, true)) {
 			try {
 				callback.accept(result, failure);

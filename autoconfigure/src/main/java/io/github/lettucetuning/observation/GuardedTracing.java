@@ -15,8 +15,8 @@ import io.lettuce.core.tracing.Tracing;
  * command and only then starts the observation. A command cancelled by another thread in
  * between (a reactive subscriber that times out or takes nothing) stops the observation
  * before it started; Micrometer's meter handler then throws from
- * {@code Subscription.cancel()}, and Reactor's {@code timeout} operator, whose cancel that
- * is, never signals its subscriber: the operation hangs. The spans here hand the
+ * {@code Subscription.cancel()}, and Reactor's {@code timeout} operator, whose cancel
+ * that is, never signals its subscriber: the operation hangs. The spans here hand the
  * delegate a view of the command that keeps the callback, and attach it to the command
  * once the observation has started, exactly once, so that completing or cancelling a
  * command never throws.
@@ -35,7 +35,8 @@ public final class GuardedTracing implements Tracing {
 	 */
 	public GuardedTracing(Tracing delegate) {
 		this.delegate = delegate;
-		// Asked once: Lettuce asks for the tracer per command, and the Micrometer tracing's is
+		// Asked once: Lettuce asks for the tracer per command, and the Micrometer
+		// tracing's is
 		// one instance for its lifetime
 		Tracer tracer = new GuardedTracer(delegate.getTracerProvider().getTracer());
 		this.tracerProvider = () -> tracer;

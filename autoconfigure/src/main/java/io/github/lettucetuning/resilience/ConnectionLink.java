@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One Lettuce connection as the {@link OutageGuard} follows it, across the channels its
- * reconnects open: whether it is up, since when it is down, and whether its grace has
- * run out. Channel events of one connection happen one after the other, but on whichever
+ * reconnects open: whether it is up, since when it is down, and whether its grace has run
+ * out. Channel events of one connection happen one after the other, but on whichever
  * event loop the current channel has, and the health check reads the state from its own
  * thread: the fields are volatile.
  */
@@ -88,13 +88,15 @@ final class ConnectionLink {
 		if (!options.failFast()) {
 			return;
 		}
-		// A stall already waited its timeout; a failed handshake after the grace may have put
+		// A stall already waited its timeout; a failed handshake after the grace may have
+		// put
 		// Lettuce's own error in place of ours.
 		if (this.stallCause != null || this.unreachable) {
 			declareUnreachable();
 			return;
 		}
-		// A failed handshake within the grace: the grace started with the outage is still running
+		// A failed handshake within the grace: the grace started with the outage is still
+		// running
 		if (!wentDown) {
 			return;
 		}
@@ -108,7 +110,8 @@ final class ConnectionLink {
 		}
 	}
 
-	// Whether the connection was up until now: only the start of an outage starts its grace.
+	// Whether the connection was up until now: only the start of an outage starts its
+	// grace.
 	private boolean markDown(long sinceNanos) {
 		if (this.down) {
 			return false;

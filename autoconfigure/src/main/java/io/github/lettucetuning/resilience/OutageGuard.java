@@ -29,9 +29,9 @@ import io.netty.util.AttributeKey;
  * every new command, at once, until the connection is back. A command whose caller saw it
  * fail is never sent later: Lettuce drops completed commands when it replays its queue.
  * <p>
- * <b>Stalls.</b> A server that stops answering while its socket stays open ({@code SIGSTOP},
- * a stuck fork, a runaway script) looks healthy to TCP. When commands wait and nothing has
- * been read for the stall timeout, the waiting commands fail with a
+ * <b>Stalls.</b> A server that stops answering while its socket stays open
+ * ({@code SIGSTOP}, a stuck fork, a runaway script) looks healthy to TCP. When commands
+ * wait and nothing has been read for the stall timeout, the waiting commands fail with a
  * {@link RedisStalledException}, the connection is closed, and it counts as unreachable
  * at once; Lettuce reconnects as usual and traffic resumes when the server answers again.
  * <p>
@@ -71,7 +71,8 @@ public final class OutageGuard implements NettyCustomizer {
 		return this.options;
 	}
 
-	// One bootstrap per Lettuce connection; its reconnects reuse it, so every channel of the
+	// One bootstrap per Lettuce connection; its reconnects reuse it, so every channel of
+	// the
 	// connection carries the same link.
 	@Override
 	public void afterBootstrapInitialized(Bootstrap bootstrap) {

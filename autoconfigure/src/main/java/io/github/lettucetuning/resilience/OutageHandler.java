@@ -91,7 +91,8 @@ final class OutageHandler extends ChannelDuplexHandler {
 
 	int waitingCommands() {
 		Queue<RedisCommand<?, ?, ?>> waiting = this.waiting;
-		// Read off the event loop for a gauge: a moment's inexactness is fine, a negative is not.
+		// Read off the event loop for a gauge: a moment's inexactness is fine, a negative
+		// is not.
 		return (waiting != null) ? Math.max(0, waiting.size()) : 0;
 	}
 
@@ -138,9 +139,10 @@ final class OutageHandler extends ChannelDuplexHandler {
 	private void stall(ChannelHandlerContext ctx, Queue<RedisCommand<?, ?, ?>> waiting) {
 		String silence = OutageGuard.seconds(this.options.stallTimeout());
 		String cause = "nothing read for " + silence + " while " + waiting.size() + " commands waited";
-		RedisStalledException stalled = new RedisStalledException("Redis at " + this.link.server() + " read nothing for "
-				+ silence + " while this command waited for its reply; the connection is closed and reopened. The "
-				+ "server may still run the command if it wakes up.");
+		RedisStalledException stalled = new RedisStalledException(
+				"Redis at " + this.link.server() + " read nothing for " + silence
+						+ " while this command waited for its reply; the connection is closed and reopened. The "
+						+ "server may still run the command if it wakes up.");
 		this.link.stalled(this.lastProgressNanos, cause);
 		RedisCommand<?, ?, ?> command;
 		while ((command = waiting.poll()) != null) {

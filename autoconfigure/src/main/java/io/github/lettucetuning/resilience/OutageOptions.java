@@ -5,11 +5,11 @@ import java.time.Duration;
 /**
  * What the {@link OutageGuard} does, as immutable settings.
  *
- * @param failFast whether commands fail at once after the grace instead of queueing
- * until Redis answers again or the command timeout passes
+ * @param failFast whether commands fail at once after the grace instead of queueing until
+ * Redis answers again or the command timeout passes
  * @param grace how long a connection may be down before its commands fail fast
- * @param stallDetection whether a server that reads nothing while commands wait counts
- * as down
+ * @param stallDetection whether a server that reads nothing while commands wait counts as
+ * down
  * @param stallTimeout how long commands may wait with nothing read before the connection
  * counts as stalled
  * @since 0.1.0
@@ -17,8 +17,9 @@ import java.time.Duration;
 public record OutageOptions(boolean failFast, Duration grace, boolean stallDetection, Duration stallTimeout) {
 
 	/**
-	 * The default grace: long enough for a {@code CLUSTER FAILOVER}, a {@code CLIENT KILL}
-	 * or a Sentinel switch, which reconnect within a few hundred milliseconds.
+	 * The default grace: long enough for a {@code CLUSTER FAILOVER}, a
+	 * {@code CLIENT KILL} or a Sentinel switch, which reconnect within a few hundred
+	 * milliseconds.
 	 */
 	public static final Duration DEFAULT_GRACE = Duration.ofSeconds(1);
 

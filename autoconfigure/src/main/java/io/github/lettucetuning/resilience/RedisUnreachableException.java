@@ -68,7 +68,8 @@ public final class RedisUnreachableException extends RedisConnectionException {
 				+ "); commands fail at once until it answers again";
 	}
 
-	// One instance fails every command of an outage; the grace timer's stack says nothing.
+	// One instance fails every command of an outage; the grace timer's stack says
+	// nothing.
 	@Override
 	public synchronized Throwable fillInStackTrace() {
 		return this;

@@ -11,7 +11,6 @@ import org.jspecify.annotations.Nullable;
  * Several {@link NettyCustomizer}s in the one slot {@code ClientResources} has for them,
  * called in order.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class CompositeNettyCustomizer implements NettyCustomizer {

@@ -14,7 +14,6 @@ import org.jspecify.annotations.Nullable;
  * @param keepAlive the TCP keep-alive settings
  * @param tcpUserTimeout the TCP_USER_TIMEOUT setting
  * @param inactiveReason why a requested setting is inactive, or {@code null}
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public record EffectiveSocketSettings(NettyTransport transport, KeepAlive keepAlive, TcpUserTimeout tcpUserTimeout,
@@ -69,8 +68,8 @@ public record EffectiveSocketSettings(NettyTransport transport, KeepAlive keepAl
 	}
 
 	/**
-	 * TCP_USER_TIMEOUT: how long sent data may stay unacknowledged before the kernel drops
-	 * the connection.
+	 * TCP_USER_TIMEOUT: how long sent data may stay unacknowledged before the kernel
+	 * drops the connection.
 	 *
 	 * @param active whether it is set on the sockets
 	 * @param timeout the timeout, {@code null} when inactive

@@ -12,10 +12,9 @@ import org.springframework.util.ClassUtils;
  * transport providers initialise: epoll, else kqueue, else io_uring, else NIO, each only
  * if its native library is on the classpath, loads, and is not switched off with the
  * system properties {@value #EPOLL_PROPERTY}, {@value #KQUEUE_PROPERTY} or
- * {@value #IO_URING_PROPERTY}. A transport whose classes the given class loader cannot see
- * counts as unavailable.
+ * {@value #IO_URING_PROPERTY}. A transport whose classes the given class loader cannot
+ * see counts as unavailable.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class NativeTransports {

@@ -3,7 +3,6 @@ package io.github.lettucetuning.socket;
 /**
  * A Netty transport Lettuce can run on.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public enum NettyTransport {
@@ -38,7 +37,8 @@ public enum NettyTransport {
 	}
 
 	/**
-	 * Return whether Lettuce can set {@code TCP_USER_TIMEOUT} on this transport's sockets.
+	 * Return whether Lettuce can set {@code TCP_USER_TIMEOUT} on this transport's
+	 * sockets.
 	 * @return whether TCP_USER_TIMEOUT is supported
 	 */
 	public boolean supportsTcpUserTimeout() {

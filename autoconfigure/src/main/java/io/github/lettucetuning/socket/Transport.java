@@ -3,7 +3,6 @@ package io.github.lettucetuning.socket;
 /**
  * The Netty transport an application asks Lettuce to use.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public enum Transport {

@@ -1,5 +1,6 @@
 /**
- * Runtime support for sockets: the Netty transport Lettuce uses and the socket settings in effect.
+ * Runtime support for sockets: the Netty transport Lettuce uses and the socket settings
+ * in effect.
  */
 @NullMarked
 package io.github.lettucetuning.socket;

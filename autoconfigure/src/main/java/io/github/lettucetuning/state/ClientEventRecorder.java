@@ -33,7 +33,6 @@ import reactor.core.Disposable;
  * it. Counts start when the recorder subscribes: connections opened before that are not
  * seen.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class ClientEventRecorder implements AutoCloseable {

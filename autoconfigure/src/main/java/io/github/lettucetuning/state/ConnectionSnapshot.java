@@ -16,7 +16,6 @@ import io.lettuce.core.api.StatefulConnection;
  * @param open the shared connections that are connected
  * @param disconnected the shared connections opened but currently disconnected
  * @param unopened the shared connections not opened yet
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public record ConnectionSnapshot(ConnectionMode mode, int size, int open, int disconnected, int unopened) {

@@ -18,14 +18,14 @@ import org.springframework.util.ClassUtils;
  * @param active connections borrowed now (including asynchronous borrows)
  * @param idle connections idle in the pool
  * @param waiting threads waiting for a connection
- * @param max the maximum number of connections per pool, or {@code null} before the
- * pool opened
- * @param maxWait how long a borrower waits at most, or {@code null} before the pool opened
+ * @param max the maximum number of connections per pool, or {@code null} before the pool
+ * opened
+ * @param maxWait how long a borrower waits at most, or {@code null} before the pool
+ * opened
  * @param created connections created since start
  * @param destroyed connections destroyed since start
  * @param borrowed successful borrows since start
  * @param maxBorrowWait the longest a borrower has waited
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public record PoolSnapshot(int active, int idle, int waiting, @Nullable Integer max, @Nullable Duration maxWait,

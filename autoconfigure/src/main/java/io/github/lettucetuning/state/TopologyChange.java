@@ -22,7 +22,6 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
  * @param added nodes that joined the view
  * @param removed nodes that left the view
  * @param changed nodes whose role, slots or failure flags changed, described in words
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public record TopologyChange(Instant at, List<String> added, List<String> removed, List<String> changed) {

@@ -1,9 +1,8 @@
 package io.github.lettucetuning.timeout;
 
 /**
- * {@link Ticker} reading {@link System#nanoTime()}; an enum for a stable, readable singleton.
- *
- * @author lettuce-tuning contributors
+ * {@link Ticker} reading {@link System#nanoTime()}; an enum for a stable, readable
+ * singleton.
  */
 enum SystemTicker implements Ticker {
 

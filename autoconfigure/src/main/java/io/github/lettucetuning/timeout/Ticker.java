@@ -1,13 +1,13 @@
 package io.github.lettucetuning.timeout;
 
 /**
- * Source of monotonic time for a {@link WheelTimer}, in nanoseconds with an arbitrary origin (like
- * {@link System#nanoTime()}). Only differences between two readings are meaningful.
+ * Source of monotonic time for a {@link WheelTimer}, in nanoseconds with an arbitrary
+ * origin (like {@link System#nanoTime()}). Only differences between two readings are
+ * meaningful.
  * <p>
- * Production code uses {@link #system()}; tests inject a manually advanced implementation so that timer behaviour
- * can be verified without sleeping.
+ * Production code uses {@link #system()}; tests inject a manually advanced implementation
+ * so that timer behaviour can be verified without sleeping.
  *
- * @author lettuce-tuning contributors
  * @since 0.1.0
  */
 @FunctionalInterface

@@ -9,23 +9,21 @@ import io.netty.util.TimerTask;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A timeout scheduled on a {@link WheelTimer}. It is the only object allocated per schedule-and-cancel: the same
- * instance serves as the node of its producer stripe's hand-over stack, as the node of its bucket's list and, if
- * cancelled while in a bucket, as the node of the cancellation stack.
+ * A timeout scheduled on a {@link WheelTimer}. It is the only object allocated per
+ * schedule-and-cancel: the same instance serves as the node of its producer stripe's
+ * hand-over stack, as the node of its bucket's list and, if cancelled while in a bucket,
+ * as the node of the cancellation stack.
  * <p>
- * Its state only moves forward, each step taken by one compare-and-set, so exactly one of "cancelled" and "expired"
- * wins:
- * <pre>
+ * Its state only moves forward, each step taken by one compare-and-set, so exactly one of
+ * "cancelled" and "expired" wins: <pre>
  * QUEUED --(worker links it into a bucket)--&gt; SCHEDULED --(worker, deadline reached)--&gt; EXPIRED
  *    |                                            |
  *    +-----(cancel)-----&gt; CANCELLED &lt;-----(cancel)-----+
- * </pre>
- * Link fields are plain: {@link #next} is written by the producer before the entry is published by a
- * compare-and-set and afterwards only by the worker, which owns the whole chain once it has taken a stack;
- * {@link #prev} and {@link #bucket} are touched by the worker only; {@link #nextCancelled} is written by the
- * cancelling thread before it publishes the entry on the cancellation stack and then only by the worker.
- *
- * @author lettuce-tuning contributors
+ * </pre> Link fields are plain: {@link #next} is written by the producer before the entry
+ * is published by a compare-and-set and afterwards only by the worker, which owns the
+ * whole chain once it has taken a stack; {@link #prev} and {@link #bucket} are touched by
+ * the worker only; {@link #nextCancelled} is written by the cancelling thread before it
+ * publishes the entry on the cancellation stack and then only by the worker.
  */
 final class WheelTimeout implements Timeout, Runnable {
 
@@ -55,7 +53,8 @@ final class WheelTimeout implements Timeout, Runnable {
 	private final TimerTask task;
 
 	/**
-	 * Deadline in nanoseconds since the timer's origin, saturated at {@link Long#MAX_VALUE}.
+	 * Deadline in nanoseconds since the timer's origin, saturated at
+	 * {@link Long#MAX_VALUE}.
 	 */
 	final long deadline;
 
@@ -96,11 +95,12 @@ final class WheelTimeout implements Timeout, Runnable {
 	}
 
 	/**
-	 * Cancel this timeout unless it has expired or was cancelled before. Lock-free and wait-free in the common case
-	 * (cancelled before the worker has seen it: a single compare-and-set). A timeout cancelled after the worker has
-	 * linked it into a bucket is also pushed onto the cancelling thread's cancellation stack so that the worker
-	 * unlinks it at its next tick instead of at its deadline. {@link TimerTask#cancelled(Timeout)} runs on the
-	 * calling thread.
+	 * Cancel this timeout unless it has expired or was cancelled before. Lock-free and
+	 * wait-free in the common case (cancelled before the worker has seen it: a single
+	 * compare-and-set). A timeout cancelled after the worker has linked it into a bucket
+	 * is also pushed onto the cancelling thread's cancellation stack so that the worker
+	 * unlinks it at its next tick instead of at its deadline.
+	 * {@link TimerTask#cancelled(Timeout)} runs on the calling thread.
 	 * @return {@code true} if this call cancelled the timeout
 	 */
 	@Override
@@ -117,7 +117,8 @@ final class WheelTimeout implements Timeout, Runnable {
 	}
 
 	/**
-	 * Cancel without notifying the task or requesting an unlink, for a timer that is rolling back or stopping.
+	 * Cancel without notifying the task or requesting an unlink, for a timer that is
+	 * rolling back or stopping.
 	 * @return {@code true} if this call cancelled the timeout
 	 */
 	boolean cancelQuietly() {
@@ -149,8 +150,8 @@ final class WheelTimeout implements Timeout, Runnable {
 	}
 
 	/**
-	 * Run the task; the entry point when a task executor is configured, which saves allocating a runnable per
-	 * expiry.
+	 * Run the task; the entry point when a task executor is configured, which saves
+	 * allocating a runnable per expiry.
 	 */
 	@Override
 	public void run() {

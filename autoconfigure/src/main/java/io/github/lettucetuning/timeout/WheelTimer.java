@@ -25,85 +25,98 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A hashed timing-wheel {@link Timer} built for Lettuce's pattern: one timeout per command, scheduled by the calling
- * thread, cancelled about a hundred microseconds later by the event loop that completes the command, and almost
- * never expiring. It remains a general-purpose Netty timer (Lettuce also uses it for reconnect delays, handshake
- * and topology-refresh timeouts): any delay from zero up to {@code Long.MAX_VALUE} nanoseconds is accepted.
- * Install it with {@code DefaultClientResources.builder().timer(timer)}; Lettuce then treats it as shared and never
- * stops it, so stop it yourself after the client resources have shut down.
+ * A hashed timing-wheel {@link Timer} built for Lettuce's pattern: one timeout per
+ * command, scheduled by the calling thread, cancelled about a hundred microseconds later
+ * by the event loop that completes the command, and almost never expiring. It remains a
+ * general-purpose Netty timer (Lettuce also uses it for reconnect delays, handshake and
+ * topology-refresh timeouts): any delay from zero up to {@code Long.MAX_VALUE}
+ * nanoseconds is accepted. Install it with
+ * {@code DefaultClientResources.builder().timer(timer)}; Lettuce then treats it as shared
+ * and never stops it, so stop it yourself after the client resources have shut down.
  *
- * <h2>Thread model</h2>
- * {@link #newTimeout} (any number of producer threads) and {@link Timeout#cancel()} (typically event-loop threads)
- * take no lock. One worker thread, started by the first {@code newTimeout}, sleeps tick by tick while timeouts are
- * being scheduled; at each tick it moves newly scheduled timeouts into the wheel, unlinks timeouts cancelled while
- * in the wheel, and expires the due ones. After a tick in which nothing was scheduled it parks until the earliest
- * deadline in the wheel, or indefinitely when the wheel is empty, so an idle timer costs no wake-ups. Cancelling
- * never wakes it; scheduling wakes it only from that sleep: the producer reads one volatile flag that the worker
- * sets before it checks the hand-over stacks a last time, so either the producer sees the flag or the worker sees
- * the timeout, and no wake-up is lost. Tasks run on the worker thread (they must not block; Lettuce's only hand over
- * to another executor) or, if {@link WheelTimerOptions.Builder#taskExecutor(Executor) configured}, on a task
- * executor. A task that throws is logged and does not affect the worker.
+ * <h2>Thread model</h2> {@link #newTimeout} (any number of producer threads) and
+ * {@link Timeout#cancel()} (typically event-loop threads) take no lock. One worker
+ * thread, started by the first {@code newTimeout}, sleeps tick by tick while timeouts are
+ * being scheduled; at each tick it moves newly scheduled timeouts into the wheel, unlinks
+ * timeouts cancelled while in the wheel, and expires the due ones. After a tick in which
+ * nothing was scheduled it parks until the earliest deadline in the wheel, or
+ * indefinitely when the wheel is empty, so an idle timer costs no wake-ups. Cancelling
+ * never wakes it; scheduling wakes it only from that sleep: the producer reads one
+ * volatile flag that the worker sets before it checks the hand-over stacks a last time,
+ * so either the producer sees the flag or the worker sees the timeout, and no wake-up is
+ * lost. Tasks run on the worker thread (they must not block; Lettuce's only hand over to
+ * another executor) or, if {@link WheelTimerOptions.Builder#taskExecutor(Executor)
+ * configured}, on a task executor. A task that throws is logged and does not affect the
+ * worker.
  *
- * <h2>Why striped hand-over stacks</h2>
- * A single shared queue and a single {@code AtomicLong} of pending timeouts make every command pay for a cache line
- * that all cores write. Here each producer thread is mapped (by a hash of its id) to one of a few padded stripes
- * (four times the number of processors, rounded up to a power of two, at most 64). A stripe holds a lock-free
- * stack that the producer pushes onto with one compare-and-set and that the worker takes whole with one swap, and
- * the counters the pending limit needs; threads rarely share a stripe, so these cache lines stay local. The
- * timeout entry itself is the stack node, so scheduling allocates exactly one object.
+ * <h2>Why striped hand-over stacks</h2> A single shared queue and a single
+ * {@code AtomicLong} of pending timeouts make every command pay for a cache line that all
+ * cores write. Here each producer thread is mapped (by a hash of its id) to one of a few
+ * padded stripes (four times the number of processors, rounded up to a power of two, at
+ * most 64). A stripe holds a lock-free stack that the producer pushes onto with one
+ * compare-and-set and that the worker takes whole with one swap, and the counters the
+ * pending limit needs; threads rarely share a stripe, so these cache lines stay local.
+ * The timeout entry itself is the stack node, so scheduling allocates exactly one object.
  *
- * <h2>Cancellation</h2>
- * Cancelling is O(1): one compare-and-set on the entry plus a local counter increment. A timeout cancelled before
- * the worker has seen it (nearly all of them, since ticks are milliseconds and commands microseconds) is dropped
- * by the worker while draining the stacks after reading one field; it never enters the wheel. A timeout cancelled
- * after it entered the wheel is pushed onto the canceller's cancellation stack and unlinked at the next tick the
- * worker processes: within one tick while timeouts are being scheduled, and, once the worker sleeps for lack of
- * work, when it next wakes, at the latest at the earliest remaining deadline. Only the worker touches bucket
- * lists, which is why cancelling threads hand entries over instead of unlinking them. {@link
- * TimerTask#cancelled(Timeout)} runs on the cancelling thread (Netty's timer runs it later on its worker).
+ * <h2>Cancellation</h2> Cancelling is O(1): one compare-and-set on the entry plus a local
+ * counter increment. A timeout cancelled before the worker has seen it (nearly all of
+ * them, since ticks are milliseconds and commands microseconds) is dropped by the worker
+ * while draining the stacks after reading one field; it never enters the wheel. A timeout
+ * cancelled after it entered the wheel is pushed onto the canceller's cancellation stack
+ * and unlinked at the next tick the worker processes: within one tick while timeouts are
+ * being scheduled, and, once the worker sleeps for lack of work, when it next wakes, at
+ * the latest at the earliest remaining deadline. Only the worker touches bucket lists,
+ * which is why cancelling threads hand entries over instead of unlinking them.
+ * {@link TimerTask#cancelled(Timeout)} runs on the cancelling thread (Netty's timer runs
+ * it later on its worker).
  *
- * <h2>Tick approximation and span</h2>
- * Time is divided in ticks of {@link WheelTimerOptions#tickDuration()} (default 10 ms). A timeout goes to the
- * bucket of the first tick boundary at or after its deadline, so it fires no earlier than its deadline and, unless
- * the worker is starved or a task blocks it, at most one tick later. Timeouts due in the same tick run in deadline
- * order. The wheel has {@link WheelTimerOptions#wheelSize()} buckets (default 8192, a span of 81.92 s at 10 ms):
- * large enough that typical command timeouts (2 to 60 s) need no extra round, while the wheel stays a 32 KB array
- * of references. Longer delays are still exact: their entries sit in a bucket and are skipped, after a comparison,
- * on each revolution until the one in which they are due. A hierarchical wheel would avoid those revisits but
- * cascade entries between levels; with 80 s of span and almost everything cancelled early, one level is cheaper.
+ * <h2>Tick approximation and span</h2> Time is divided in ticks of
+ * {@link WheelTimerOptions#tickDuration()} (default 10 ms). A timeout goes to the bucket
+ * of the first tick boundary at or after its deadline, so it fires no earlier than its
+ * deadline and, unless the worker is starved or a task blocks it, at most one tick later.
+ * Timeouts due in the same tick run in deadline order. The wheel has
+ * {@link WheelTimerOptions#wheelSize()} buckets (default 8192, a span of 81.92 s at 10
+ * ms): large enough that typical command timeouts (2 to 60 s) need no extra round, while
+ * the wheel stays a 32 KB array of references. Longer delays are still exact: their
+ * entries sit in a bucket and are skipped, after a comparison, on each revolution until
+ * the one in which they are due. A hierarchical wheel would avoid those revisits but
+ * cascade entries between levels; with 80 s of span and almost everything cancelled
+ * early, one level is cheaper.
  *
- * <h2>Pending limit</h2>
- * {@link WheelTimerOptions#maxPendingTimeouts()} bounds scheduled timeouts that have neither expired nor been
- * cancelled. The count is kept as striped counters; at each tick the worker grants every stripe an equal share of
- * the remaining headroom (from a count that can only be too high), and a producer only sums all stripes when its
- * stripe has used up its share (that sum can only be too low, so no call is rejected while the timer is below its
- * limit). The limit is therefore exact except for threads racing through that slow path at the same moment, which
- * can each exceed it by one. A rejected call throws {@link RejectedExecutionException} naming the limit and the
+ * <h2>Pending limit</h2> {@link WheelTimerOptions#maxPendingTimeouts()} bounds scheduled
+ * timeouts that have neither expired nor been cancelled. The count is kept as striped
+ * counters; at each tick the worker grants every stripe an equal share of the remaining
+ * headroom (from a count that can only be too high), and a producer only sums all stripes
+ * when its stripe has used up its share (that sum can only be too low, so no call is
+ * rejected while the timer is below its limit). The limit is therefore exact except for
+ * threads racing through that slow path at the same moment, which can each exceed it by
+ * one. A rejected call throws {@link RejectedExecutionException} naming the limit and the
  * option to raise.
  *
- * <h2>Memory</h2>
- * About 48 bytes per pending entry (compressed oops) plus what its task references, the bucket array, and a padded
- * cache line pair per stripe. Cancelled entries are released by the next tick.
+ * <h2>Memory</h2> About 48 bytes per pending entry (compressed oops) plus what its task
+ * references, the bucket array, and a padded cache line pair per stripe. Cancelled
+ * entries are released by the next tick.
  *
- * <h2>Instances</h2>
- * Create one timer per {@code ClientResources} and share it; do not create one per connection or per command.
- * Each instance owns a thread; a warning is logged once when more than 64 instances are alive at the same time
- * (constructed and not yet stopped).
+ * <h2>Instances</h2> Create one timer per {@code ClientResources} and share it; do not
+ * create one per connection or per command. Each instance owns a thread; a warning is
+ * logged once when more than 64 instances are alive at the same time (constructed and not
+ * yet stopped).
  *
- * <h2>Stopping and testing</h2>
- * {@link #stop()} stops the worker, cancels the timeouts that had neither expired nor been cancelled and returns
- * them; it is idempotent, and {@link #newTimeout} afterwards throws {@link IllegalStateException}. Time comes from
- * {@link WheelTimerOptions#ticker()}; together with a package-private mode without worker thread, in which the
- * test drives the ticks, this lets tests check every timing bound exactly without sleeping.
+ * <h2>Stopping and testing</h2> {@link #stop()} stops the worker, cancels the timeouts
+ * that had neither expired nor been cancelled and returns them; it is idempotent, and
+ * {@link #newTimeout} afterwards throws {@link IllegalStateException}. Time comes from
+ * {@link WheelTimerOptions#ticker()}; together with a package-private mode without worker
+ * thread, in which the test drives the ticks, this lets tests check every timing bound
+ * exactly without sleeping.
  *
- * @author lettuce-tuning contributors
  * @since 0.1.0
  * @see WheelTimerOptions
  */
 public final class WheelTimer implements Timer {
 
 	/**
-	 * Number of live (constructed, not stopped) instances above which a warning is logged once.
+	 * Number of live (constructed, not stopped) instances above which a warning is logged
+	 * once.
 	 */
 	static final int INSTANCE_COUNT_WARNING_THRESHOLD = 64;
 
@@ -161,7 +174,8 @@ public final class WheelTimer implements Timer {
 	private final int stripeMask;
 
 	/**
-	 * Heads of the bucket lists; touched by the ticking thread only (and by {@link #stop()} once it has stopped).
+	 * Heads of the bucket lists; touched by the ticking thread only (and by
+	 * {@link #stop()} once it has stopped).
 	 */
 	private final @Nullable WheelTimeout[] buckets;
 
@@ -182,13 +196,15 @@ public final class WheelTimer implements Timer {
 	private volatile long expiredCount;
 
 	/**
-	 * Whether the worker is parked beyond the next tick: until the earliest deadline in the wheel, or indefinitely
-	 * when the wheel is empty. Set by the worker; a producer that finds it set clears it and unparks the worker.
+	 * Whether the worker is parked beyond the next tick: until the earliest deadline in
+	 * the wheel, or indefinitely when the wheel is empty. Set by the worker; a producer
+	 * that finds it set clears it and unparks the worker.
 	 */
 	private volatile boolean workerSleeping;
 
 	/**
-	 * Ticks the worker thread has processed; written by the worker only. For tests of the idle behaviour.
+	 * Ticks the worker thread has processed; written by the worker only. For tests of the
+	 * idle behaviour.
 	 */
 	private volatile long workerTicks;
 
@@ -197,12 +213,14 @@ public final class WheelTimer implements Timer {
 	private long lastTick;
 
 	/**
-	 * Entries currently linked into buckets, cancelled ones included until they are unlinked.
+	 * Entries currently linked into buckets, cancelled ones included until they are
+	 * unlinked.
 	 */
 	private long linkedCount;
 
 	/**
-	 * Whether the last processed tick took no entry from the hand-over stacks: nothing was scheduled during it.
+	 * Whether the last processed tick took no entry from the hand-over stacks: nothing
+	 * was scheduled during it.
 	 */
 	private boolean quietTick;
 
@@ -220,7 +238,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Create a timer with the given options. The worker thread starts with the first {@link #newTimeout}.
+	 * Create a timer with the given options. The worker thread starts with the first
+	 * {@link #newTimeout}.
 	 * @param options the options
 	 */
 	public WheelTimer(WheelTimerOptions options) {
@@ -235,8 +254,7 @@ public final class WheelTimer implements Timer {
 		this.origin = this.ticker.nanoTime();
 		this.maxPendingTimeouts = options.maxPendingTimeouts();
 		this.taskExecutor = options.taskExecutor();
-		this.stripes = createStripes(stripeCount(Runtime.getRuntime().availableProcessors()),
-				this.maxPendingTimeouts);
+		this.stripes = createStripes(stripeCount(Runtime.getRuntime().availableProcessors()), this.maxPendingTimeouts);
 		this.stripeMask = this.stripes.length - 1;
 		this.addedSnapshot = new long[this.stripes.length];
 		this.buckets = new WheelTimeout[options.wheelSize()];
@@ -247,8 +265,9 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Create a timer without a worker thread, for tests: ticks are processed by whoever calls {@link #advance()},
-	 * according to the options' {@link WheelTimerOptions#ticker() ticker}. Only one thread may call
+	 * Create a timer without a worker thread, for tests: ticks are processed by whoever
+	 * calls {@link #advance()}, according to the options'
+	 * {@link WheelTimerOptions#ticker() ticker}. Only one thread may call
 	 * {@code advance()} and {@code stop()}; any threads may schedule and cancel.
 	 * @param options the options, normally with a manual ticker
 	 * @return a started timer without a worker thread
@@ -258,14 +277,15 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Schedule {@code task} to run once after {@code delay}. Lock-free; wakes the worker only when it sleeps for
-	 * lack of work (the first call starts it).
+	 * Schedule {@code task} to run once after {@code delay}. Lock-free; wakes the worker
+	 * only when it sleeps for lack of work (the first call starts it).
 	 * @param task the task to run when the timeout expires
 	 * @param delay the delay; zero or negative runs the task at the next tick
 	 * @param unit the unit of {@code delay}
 	 * @return a handle that can cancel the task
 	 * @throws IllegalStateException if the timer has been stopped
-	 * @throws RejectedExecutionException if {@link WheelTimerOptions#maxPendingTimeouts()} timeouts are pending
+	 * @throws RejectedExecutionException if
+	 * {@link WheelTimerOptions#maxPendingTimeouts()} timeouts are pending
 	 */
 	@Override
 	public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
@@ -278,9 +298,12 @@ public final class WheelTimer implements Timer {
 		reservePendingSlot(stripe);
 		WheelTimeout timeout = new WheelTimeout(this, task, deadlineAfter(unit.toNanos(delay)));
 		stripe.pushQueued(timeout);
-		// One volatile read of a field the worker writes only when it falls asleep or wakes up. The push above is a
-		// compare-and-set, so either this read sees the worker asleep, or the worker, which sets the flag before it
-		// looks at the stacks a last time, sees this timeout and stays awake: no wake-up is lost.
+		// One volatile read of a field the worker writes only when it falls asleep or
+		// wakes up. The push above is a
+		// compare-and-set, so either this read sees the worker asleep, or the worker,
+		// which sets the flag before it
+		// looks at the stacks a last time, sees this timeout and stays awake: no wake-up
+		// is lost.
 		if (this.workerSleeping) {
 			wakeWorker();
 		}
@@ -291,8 +314,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Stop the worker and cancel every timeout that has neither expired nor been cancelled. Idempotent; waits for a
-	 * task running on the worker thread to finish.
+	 * Stop the worker and cancel every timeout that has neither expired nor been
+	 * cancelled. Idempotent; waits for a task running on the worker thread to finish.
 	 * @return the timeouts this call cancelled (unmodifiable; empty on repeated calls)
 	 * @throws IllegalStateException if called from a task running on the timer thread
 	 */
@@ -315,14 +338,17 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Return the number of timeouts scheduled and neither expired nor cancelled. Exact when no thread is scheduling
-	 * or cancelling; under concurrent updates it may miss timeouts scheduled during the call, but never counts one
-	 * that was cancelled or expired before the call, so a busy timer never looks leaky.
+	 * Return the number of timeouts scheduled and neither expired nor cancelled. Exact
+	 * when no thread is scheduling or cancelling; under concurrent updates it may miss
+	 * timeouts scheduled during the call, but never counts one that was cancelled or
+	 * expired before the call, so a busy timer never looks leaky.
 	 * @return the number of pending timeouts
 	 */
 	public long pendingTimeouts() {
-		// Sums of striped counters are no snapshot: a thread preempted between two reads sees the other threads'
-		// updates of the later counters only. Reading the additions first bounds the error to additions made
+		// Sums of striped counters are no snapshot: a thread preempted between two reads
+		// sees the other threads'
+		// updates of the later counters only. Reading the additions first bounds the
+		// error to additions made
 		// during the call, which can only lower the result.
 		long added = 0;
 		for (Stripe stripe : this.stripes) {
@@ -336,8 +362,9 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Return the number of timeouts that have expired since the timer was created: monotonic, counted when the
-	 * worker claims them, just before their task runs or is handed to the task executor.
+	 * Return the number of timeouts that have expired since the timer was created:
+	 * monotonic, counted when the worker claims them, just before their task runs or is
+	 * handed to the task executor.
 	 * @return the number of expired timeouts
 	 */
 	public long expiredTimeouts() {
@@ -367,8 +394,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Process every tick that is due according to the ticker: the worker's job, also called directly by tests of
-	 * timers {@link #withoutWorker created without a worker}.
+	 * Process every tick that is due according to the ticker: the worker's job, also
+	 * called directly by tests of timers {@link #withoutWorker created without a worker}.
 	 */
 	void advance() {
 		if (this.lifecycle == STOPPED) {
@@ -384,8 +411,9 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Count the entries still referenced by the wheel and the hand-over stacks, including cancelled ones not yet
-	 * dropped. For tests; must be called by the ticking thread or while nothing ticks.
+	 * Count the entries still referenced by the wheel and the hand-over stacks, including
+	 * cancelled ones not yet dropped. For tests; must be called by the ticking thread or
+	 * while nothing ticks.
 	 * @return the number of retained entries
 	 */
 	int retainedTimeouts() {
@@ -476,9 +504,10 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Check the limit precisely once the stripe has used up its share. {@link #pendingTimeouts()} may count too few
-	 * under contention but never too many, so a timer far below its limit never rejects; the price is that threads
-	 * racing here may overshoot the limit by one timeout each.
+	 * Check the limit precisely once the stripe has used up its share.
+	 * {@link #pendingTimeouts()} may count too few under contention but never too many,
+	 * so a timer far below its limit never rejects; the price is that threads racing here
+	 * may overshoot the limit by one timeout each.
 	 */
 	private void checkPendingLimit(Stripe stripe) {
 		if (pendingTimeouts() > this.maxPendingTimeouts) {
@@ -544,13 +573,15 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * After a tick in which nothing was scheduled, sleep until the earliest deadline in the wheel, indefinitely if
-	 * it is empty, or until a producer schedules a timeout: an idle timer costs no wake-ups, a busy one ticks as
-	 * usual. Timeouts cancelled in the wheel meanwhile are unlinked when the worker wakes.
+	 * After a tick in which nothing was scheduled, sleep until the earliest deadline in
+	 * the wheel, indefinitely if it is empty, or until a producer schedules a timeout: an
+	 * idle timer costs no wake-ups, a busy one ticks as usual. Timeouts cancelled in the
+	 * wheel meanwhile are unlinked when the worker wakes.
 	 */
 	private void sleepUntilNeeded() {
 		WORKER_SLEEPING.setVolatile(this, true);
-		// A producer that pushed before the flag was set may have missed it: look at the stacks once more.
+		// A producer that pushed before the flag was set may have missed it: look at the
+		// stacks once more.
 		if (anyQueued()) {
 			WORKER_SLEEPING.compareAndSet(this, true, false);
 			return;
@@ -580,8 +611,9 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Return the tick of the earliest deadline linked into the wheel, or {@code Long.MAX_VALUE} when none is. Walks
-	 * the wheel, which only happens when the worker is about to sleep after a tick without new timeouts.
+	 * Return the tick of the earliest deadline linked into the wheel, or
+	 * {@code Long.MAX_VALUE} when none is. Walks the wheel, which only happens when the
+	 * worker is about to sleep after a tick without new timeouts.
 	 */
 	private long earliestDeadlineTick() {
 		if (this.linkedCount == 0) {
@@ -595,7 +627,8 @@ public final class WheelTimer implements Timer {
 				}
 			}
 		}
-		// A deadline near Long.MAX_VALUE nanoseconds: wake once per revolution rather than overflow.
+		// A deadline near Long.MAX_VALUE nanoseconds: wake once per revolution rather
+		// than overflow.
 		return (earliest > Long.MAX_VALUE / this.tickNanos) ? this.lastTick + this.buckets.length : earliest;
 	}
 
@@ -621,7 +654,8 @@ public final class WheelTimer implements Timer {
 	private void processDueTicks() {
 		long dueTick = elapsedNanos() / this.tickNanos;
 		unlinkCancelled();
-		// After a long pause, one revolution visits every bucket; the due check below catches all overdue entries.
+		// After a long pause, one revolution visits every bucket; the due check below
+		// catches all overdue entries.
 		long firstTick = Math.max(this.lastTick + 1, dueTick - this.bucketMask);
 		this.quietTick = linkQueued(firstTick) == 0;
 		int expired = 0;
@@ -653,7 +687,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Move the timeouts scheduled since the last tick into the wheel, dropping those already cancelled.
+	 * Move the timeouts scheduled since the last tick into the wheel, dropping those
+	 * already cancelled.
 	 * @param firstTick the earliest tick still to be processed; overdue timeouts go there
 	 * @return the number of timeouts taken from the stacks, cancelled ones included
 	 */
@@ -665,7 +700,8 @@ public final class WheelTimer implements Timer {
 				taken++;
 				WheelTimeout next = timeout.next;
 				timeout.next = null;
-				// Reading the state first drops cancelled entries without a compare-and-set.
+				// Reading the state first drops cancelled entries without a
+				// compare-and-set.
 				if (timeout.state() == WheelTimeout.QUEUED && timeout.markScheduled()) {
 					link(timeout, Math.max(firstTick, tickOf(timeout.deadline)));
 				}
@@ -676,7 +712,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Return the first tick that starts at or after the deadline, so that no timeout fires early.
+	 * Return the first tick that starts at or after the deadline, so that no timeout
+	 * fires early.
 	 */
 	private long tickOf(long deadline) {
 		return (deadline <= 0) ? 0 : (deadline - 1) / this.tickNanos + 1;
@@ -713,7 +750,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Walk one bucket: unlink cancelled entries and claim the due ones into the expired batch.
+	 * Walk one bucket: unlink cancelled entries and claim the due ones into the expired
+	 * batch.
 	 * @return the number of timeouts claimed
 	 */
 	private int expireBucket(int index, long dueTick) {
@@ -759,7 +797,8 @@ public final class WheelTimer implements Timer {
 			dispatch(timeout);
 		}
 		if (batch.length > MAX_RETAINED_BATCH_CAPACITY) {
-			// A burst of expiries must not pin a huge array for the lifetime of the timer.
+			// A burst of expiries must not pin a huge array for the lifetime of the
+			// timer.
 			this.expiredBatch = new WheelTimeout[INITIAL_BATCH_CAPACITY];
 		}
 	}
@@ -788,9 +827,10 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Grant each stripe an equal share of the headroom below the pending limit, so producers only sum all stripes
-	 * once their stripe's share is used up. Unlike {@link #pendingTimeouts()}, removals are read before additions:
-	 * the count may then only be too high, which makes the shares smaller, never too generous.
+	 * Grant each stripe an equal share of the headroom below the pending limit, so
+	 * producers only sum all stripes once their stripe's share is used up. Unlike
+	 * {@link #pendingTimeouts()}, removals are read before additions: the count may then
+	 * only be too high, which makes the shares smaller, never too generous.
 	 */
 	private void refreshPendingAllowances() {
 		long removed = 0;
@@ -878,7 +918,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	private static int stripeCount(int availableProcessors) {
-		// Several stripes per processor keep two running threads from sharing one stripe most of the time.
+		// Several stripes per processor keep two running threads from sharing one stripe
+		// most of the time.
 		int wanted = Math.min(MAX_STRIPES, Math.max(1, availableProcessors) * 4);
 		return Integer.highestOneBit(wanted - 1) << 1;
 	}
@@ -901,9 +942,8 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Padding that keeps a stripe's hot fields off the cache line of whatever precedes it.
-	 *
-	 * @author lettuce-tuning contributors
+	 * Padding that keeps a stripe's hot fields off the cache line of whatever precedes
+	 * it.
 	 */
 	@SuppressWarnings("unused")
 	static class StripeLeftPadding {
@@ -914,18 +954,18 @@ public final class WheelTimer implements Timer {
 
 	/**
 	 * The hot fields of a stripe: its hand-over stacks and pending counters.
-	 *
-	 * @author lettuce-tuning contributors
 	 */
 	static class StripeFields extends StripeLeftPadding {
 
 		/**
-		 * Stack of timeouts scheduled since the worker last took it, linked through {@link WheelTimeout#next}.
+		 * Stack of timeouts scheduled since the worker last took it, linked through
+		 * {@link WheelTimeout#next}.
 		 */
 		volatile @Nullable WheelTimeout queued;
 
 		/**
-		 * Stack of timeouts cancelled while in a bucket, linked through {@link WheelTimeout#nextCancelled}.
+		 * Stack of timeouts cancelled while in a bucket, linked through
+		 * {@link WheelTimeout#nextCancelled}.
 		 */
 		volatile @Nullable WheelTimeout cancelled;
 
@@ -935,12 +975,14 @@ public final class WheelTimer implements Timer {
 		volatile long added;
 
 		/**
-		 * Timeouts cancelled by the threads of this stripe, or rejected or rolled back; only grows.
+		 * Timeouts cancelled by the threads of this stripe, or rejected or rolled back;
+		 * only grows.
 		 */
 		volatile long removed;
 
 		/**
-		 * Value of {@link #added} up to which producers may skip summing all stripes; set by the worker.
+		 * Value of {@link #added} up to which producers may skip summing all stripes; set
+		 * by the worker.
 		 */
 		volatile long addedLimit;
 
@@ -948,8 +990,6 @@ public final class WheelTimer implements Timer {
 
 	/**
 	 * One producer stripe, padded on both sides against false sharing.
-	 *
-	 * @author lettuce-tuning contributors
 	 */
 	@SuppressWarnings("unused")
 	static final class Stripe extends StripeFields {

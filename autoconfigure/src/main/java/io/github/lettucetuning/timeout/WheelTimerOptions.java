@@ -8,13 +8,14 @@ import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Immutable configuration of a {@link WheelTimer}. Create instances through {@link #builder()} or {@link #create()}
- * and derive modified copies through {@link #mutate()}.
+ * Immutable configuration of a {@link WheelTimer}. Create instances through
+ * {@link #builder()} or {@link #create()} and derive modified copies through
+ * {@link #mutate()}.
  * <p>
- * Every builder method validates its argument eagerly and fails with an {@link IllegalArgumentException} naming the
- * option and the rejected value; {@link Builder#build()} additionally checks combinations of options.
+ * Every builder method validates its argument eagerly and fails with an
+ * {@link IllegalArgumentException} naming the option and the rejected value;
+ * {@link Builder#build()} additionally checks combinations of options.
  *
- * @author lettuce-tuning contributors
  * @since 0.1.0
  * @see WheelTimer
  */
@@ -22,23 +23,25 @@ public final class WheelTimerOptions {
 
 	/**
 	 * Default duration of one tick: 10 ms. A timeout fires at most one tick after its
-	 * deadline; 10 ms is precise enough for command timeouts of seconds while keeping the worker asleep 99% of the
-	 * time.
+	 * deadline; 10 ms is precise enough for command timeouts of seconds while keeping the
+	 * worker asleep 99% of the time.
 	 */
 	public static final Duration DEFAULT_TICK_DURATION = Duration.ofMillis(10);
 
 	/**
-	 * Default number of buckets: 8192, which at the default tick covers 81.92 s in one revolution, so any command
-	 * timeout up to a minute lands in its bucket without extra rounds. The wheel costs 32 KB (one reference per
-	 * bucket).
+	 * Default number of buckets: 8192, which at the default tick covers 81.92 s in one
+	 * revolution, so any command timeout up to a minute lands in its bucket without extra
+	 * rounds. The wheel costs 32 KB (one reference per bucket).
 	 */
 	public static final int DEFAULT_WHEEL_SIZE = 8192;
 
 	/**
-	 * Default limit of pending timeouts: 1,000,000. Lettuce holds one pending timeout per in-flight command, so a
-	 * million pending timeouts means a million commands waiting for replies, which is far beyond any healthy
-	 * application; the limit turns such a runaway into a clear {@link java.util.concurrent.RejectedExecutionException}
-	 * long before the entries (about 48 bytes each, plus the commands they reference) exhaust the heap.
+	 * Default limit of pending timeouts: 1,000,000. Lettuce holds one pending timeout per
+	 * in-flight command, so a million pending timeouts means a million commands waiting
+	 * for replies, which is far beyond any healthy application; the limit turns such a
+	 * runaway into a clear {@link java.util.concurrent.RejectedExecutionException} long
+	 * before the entries (about 48 bytes each, plus the commands they reference) exhaust
+	 * the heap.
 	 */
 	public static final long DEFAULT_MAX_PENDING_TIMEOUTS = 1_000_000L;
 
@@ -48,13 +51,14 @@ public final class WheelTimerOptions {
 	public static final String DEFAULT_THREAD_NAME = "lettuce-tuning-timer";
 
 	/**
-	 * Smallest accepted tick duration: 1 ms. Shorter ticks would wake the worker more often than operating systems
-	 * reliably schedule sleeping threads.
+	 * Smallest accepted tick duration: 1 ms. Shorter ticks would wake the worker more
+	 * often than operating systems reliably schedule sleeping threads.
 	 */
 	public static final Duration MIN_TICK_DURATION = Duration.ofMillis(1);
 
 	/**
-	 * Largest accepted wheel size: 2^20 buckets (4 MB of references with compressed oops, 8 MB without).
+	 * Largest accepted wheel size: 2^20 buckets (4 MB of references with compressed oops,
+	 * 8 MB without).
 	 */
 	public static final int MAX_WHEEL_SIZE = 1 << 20;
 
@@ -101,7 +105,8 @@ public final class WheelTimerOptions {
 	}
 
 	/**
-	 * Return a copy of the given options, for symmetry with Lettuce's {@code ClientOptions.copyOf}.
+	 * Return a copy of the given options, for symmetry with Lettuce's
+	 * {@code ClientOptions.copyOf}.
 	 * @param options the options to copy
 	 * @return options equal to {@code options}
 	 */
@@ -143,8 +148,9 @@ public final class WheelTimerOptions {
 	}
 
 	/**
-	 * Return the time covered by one revolution of the wheel ({@code tickDuration x wheelSize}). Longer delays still
-	 * work; their entries are revisited once per revolution.
+	 * Return the time covered by one revolution of the wheel
+	 * ({@code tickDuration x wheelSize}). Longer delays still work; their entries are
+	 * revisited once per revolution.
 	 * @return the wheel span
 	 */
 	public Duration wheelSpan() {
@@ -168,7 +174,8 @@ public final class WheelTimerOptions {
 	}
 
 	/**
-	 * Return the factory of the timer thread, or {@code null} to create a daemon thread named {@link #threadName()}.
+	 * Return the factory of the timer thread, or {@code null} to create a daemon thread
+	 * named {@link #threadName()}.
 	 * @return the thread factory or {@code null}
 	 */
 	public @Nullable ThreadFactory threadFactory() {
@@ -176,7 +183,8 @@ public final class WheelTimerOptions {
 	}
 
 	/**
-	 * Return the executor that runs expired tasks, or {@code null} to run them on the timer thread.
+	 * Return the executor that runs expired tasks, or {@code null} to run them on the
+	 * timer thread.
 	 * @return the task executor or {@code null}
 	 */
 	public @Nullable Executor taskExecutor() {
@@ -222,7 +230,6 @@ public final class WheelTimerOptions {
 	/**
 	 * Builder of {@link WheelTimerOptions}. Not thread-safe.
 	 *
-	 * @author lettuce-tuning contributors
 	 * @since 0.1.0
 	 */
 	public static final class Builder {
@@ -245,11 +252,14 @@ public final class WheelTimerOptions {
 		}
 
 		/**
-		 * Set the duration of one tick: the worker wakes up once per tick and a timeout fires at most one tick after
-		 * its deadline. Defaults to {@link WheelTimerOptions#DEFAULT_TICK_DURATION} (10 ms).
-		 * @param tickDuration the tick duration, at least {@link WheelTimerOptions#MIN_TICK_DURATION} (1 ms)
+		 * Set the duration of one tick: the worker wakes up once per tick and a timeout
+		 * fires at most one tick after its deadline. Defaults to
+		 * {@link WheelTimerOptions#DEFAULT_TICK_DURATION} (10 ms).
+		 * @param tickDuration the tick duration, at least
+		 * {@link WheelTimerOptions#MIN_TICK_DURATION} (1 ms)
 		 * @return this builder
-		 * @throws IllegalArgumentException if the duration is {@code null} or shorter than 1 ms
+		 * @throws IllegalArgumentException if the duration is {@code null} or shorter
+		 * than 1 ms
 		 */
 		public Builder tickDuration(Duration tickDuration) {
 			if (tickDuration == null || tickDuration.compareTo(MIN_TICK_DURATION) < 0) {
@@ -261,13 +271,15 @@ public final class WheelTimerOptions {
 		}
 
 		/**
-		 * Set the number of buckets of the wheel. Together with the tick it sets the span of one revolution; pick it
-		 * so that the span covers the longest common timeout. Defaults to
-		 * {@link WheelTimerOptions#DEFAULT_WHEEL_SIZE} (8192, 81.92 s at the default tick).
+		 * Set the number of buckets of the wheel. Together with the tick it sets the span
+		 * of one revolution; pick it so that the span covers the longest common timeout.
+		 * Defaults to {@link WheelTimerOptions#DEFAULT_WHEEL_SIZE} (8192, 81.92 s at the
+		 * default tick).
 		 * @param wheelSize the number of buckets, a power of two between 1 and
 		 * {@link WheelTimerOptions#MAX_WHEEL_SIZE}
 		 * @return this builder
-		 * @throws IllegalArgumentException if the size is not a power of two or out of range
+		 * @throws IllegalArgumentException if the size is not a power of two or out of
+		 * range
 		 */
 		public Builder wheelSize(int wheelSize) {
 			if (wheelSize < 1 || wheelSize > MAX_WHEEL_SIZE || Integer.bitCount(wheelSize) != 1) {
@@ -279,11 +291,13 @@ public final class WheelTimerOptions {
 		}
 
 		/**
-		 * Set the limit of pending timeouts (scheduled, neither expired nor cancelled); beyond it
-		 * {@link WheelTimer#newTimeout} throws {@link java.util.concurrent.RejectedExecutionException}. The limit is
-		 * enforced with striped counters and may be exceeded by at most the number of threads scheduling at that very
-		 * moment. Use {@link Long#MAX_VALUE} for no practical limit. Defaults to
-		 * {@link WheelTimerOptions#DEFAULT_MAX_PENDING_TIMEOUTS} (1,000,000).
+		 * Set the limit of pending timeouts (scheduled, neither expired nor cancelled);
+		 * beyond it {@link WheelTimer#newTimeout} throws
+		 * {@link java.util.concurrent.RejectedExecutionException}. The limit is enforced
+		 * with striped counters and may be exceeded by at most the number of threads
+		 * scheduling at that very moment. Use {@link Long#MAX_VALUE} for no practical
+		 * limit. Defaults to {@link WheelTimerOptions#DEFAULT_MAX_PENDING_TIMEOUTS}
+		 * (1,000,000).
 		 * @param maxPendingTimeouts the limit, greater than zero
 		 * @return this builder
 		 * @throws IllegalArgumentException if the limit is not positive
@@ -298,8 +312,9 @@ public final class WheelTimerOptions {
 		}
 
 		/**
-		 * Set the name of the timer thread, used when no {@link #threadFactory(ThreadFactory) thread factory} is set.
-		 * Defaults to {@link WheelTimerOptions#DEFAULT_THREAD_NAME} ({@code lettuce-tuning-timer}).
+		 * Set the name of the timer thread, used when no
+		 * {@link #threadFactory(ThreadFactory) thread factory} is set. Defaults to
+		 * {@link WheelTimerOptions#DEFAULT_THREAD_NAME} ({@code lettuce-tuning-timer}).
 		 * @param threadName the thread name, not blank
 		 * @return this builder
 		 * @throws IllegalArgumentException if the name is {@code null} or blank
@@ -313,8 +328,9 @@ public final class WheelTimerOptions {
 		}
 
 		/**
-		 * Set the factory of the timer thread; when set, {@link #threadName(String)} is ignored. Defaults to
-		 * {@code null}: a daemon thread named after {@link WheelTimerOptions#DEFAULT_THREAD_NAME}.
+		 * Set the factory of the timer thread; when set, {@link #threadName(String)} is
+		 * ignored. Defaults to {@code null}: a daemon thread named after
+		 * {@link WheelTimerOptions#DEFAULT_THREAD_NAME}.
 		 * @param threadFactory the thread factory or {@code null} for the default
 		 * @return this builder
 		 */
@@ -324,10 +340,12 @@ public final class WheelTimerOptions {
 		}
 
 		/**
-		 * Set an executor that runs expired tasks instead of the timer thread, for tasks that may block or take long.
-		 * Lettuce's own tasks only hand over to another executor, so the default {@code null} (run on the timer
-		 * thread, no hand-over cost) suits them.
-		 * @param taskExecutor the task executor or {@code null} to run tasks on the timer thread
+		 * Set an executor that runs expired tasks instead of the timer thread, for tasks
+		 * that may block or take long. Lettuce's own tasks only hand over to another
+		 * executor, so the default {@code null} (run on the timer thread, no hand-over
+		 * cost) suits them.
+		 * @param taskExecutor the task executor or {@code null} to run tasks on the timer
+		 * thread
 		 * @return this builder
 		 */
 		public Builder taskExecutor(@Nullable Executor taskExecutor) {
@@ -336,7 +354,8 @@ public final class WheelTimerOptions {
 		}
 
 		/**
-		 * Set the time source. Defaults to {@link Ticker#system()}; tests inject a manual ticker.
+		 * Set the time source. Defaults to {@link Ticker#system()}; tests inject a manual
+		 * ticker.
 		 * @param ticker the time source
 		 * @return this builder
 		 * @throws IllegalArgumentException if the ticker is {@code null}
@@ -352,8 +371,9 @@ public final class WheelTimerOptions {
 		/**
 		 * Build immutable options from the settings of this builder.
 		 * @return the options
-		 * @throws IllegalArgumentException if one revolution of the wheel ({@code tickDuration x wheelSize}) does
-		 * not fit in a {@code long} of nanoseconds
+		 * @throws IllegalArgumentException if one revolution of the wheel
+		 * ({@code tickDuration x wheelSize}) does not fit in a {@code long} of
+		 * nanoseconds
 		 */
 		public WheelTimerOptions build() {
 			long maxTickNanos = Long.MAX_VALUE / this.wheelSize;
@@ -368,8 +388,7 @@ public final class WheelTimerOptions {
 			if (wheelSize < 1 || wheelSize > MAX_WHEEL_SIZE) {
 				return "";
 			}
-			return " (try " + Integer.highestOneBit(wheelSize) + " or " + (Integer.highestOneBit(wheelSize) << 1)
-					+ ")";
+			return " (try " + Integer.highestOneBit(wheelSize) + " or " + (Integer.highestOneBit(wheelSize) << 1) + ")";
 		}
 
 	}

@@ -8,8 +8,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * Effective configurations for tests: {@link #recommended()} draws no advice, and its
  * builder methods change one part each.
- *
- * @author lettuce-tuning
  */
 final class Configurations {
 

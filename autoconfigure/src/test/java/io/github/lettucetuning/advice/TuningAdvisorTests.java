@@ -10,8 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link TuningAdvisor}.
- *
- * @author lettuce-tuning
  */
 class TuningAdvisorTests {
 
@@ -77,8 +75,8 @@ class TuningAdvisorTests {
 
 	@Test
 	void timeoutBelowTickDoesNotApplyWithoutExpiry() {
-		assertThat(advise(recommended().pool(null)
-			.commands(new EffectiveConfiguration.Commands(Duration.ofMillis(5), false))))
+		assertThat(advise(
+				recommended().pool(null).commands(new EffectiveConfiguration.Commands(Duration.ofMillis(5), false))))
 			.isEmpty();
 	}
 

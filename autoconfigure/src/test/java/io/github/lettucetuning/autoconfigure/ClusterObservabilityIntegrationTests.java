@@ -24,10 +24,8 @@ import static io.github.lettucetuning.autoconfigure.ObservabilityIntegrationSupp
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Cluster health, topology-refresh meters and the endpoint against a real 6-node
- * cluster, through a failover.
- *
- * @author lettuce-tuning
+ * Cluster health, topology-refresh meters and the endpoint against a real 6-node cluster,
+ * through a failover.
  */
 @RedisClusterTest
 @Timeout(120)
@@ -64,8 +62,7 @@ class ClusterObservabilityIntegrationTests {
 	@Test
 	void userWhoMayNotRunClusterInfoGetsTheClientsView() {
 		for (RedisNode node : this.cluster.nodes()) {
-			node.command("ACL", "SETUSER", "viewer", "reset", "on", ">viewer-pw", "~*", "&*", "+@all",
-					"-cluster|info");
+			node.command("ACL", "SETUSER", "viewer", "reset", "on", ">viewer-pw", "~*", "&*", "+@all", "-cluster|info");
 		}
 		try {
 			contextRunner("cluster-acl")
@@ -105,7 +102,8 @@ class ClusterObservabilityIntegrationTests {
 			RedisNode master = this.cluster.masterForKey("key:1");
 			RedisNode replica = this.cluster.replicaOf(master);
 			this.cluster.failover(replica);
-			// Commands to the former master are redirected (MOVED), which triggers a refresh.
+			// Commands to the former master are redirected (MOVED), which triggers a
+			// refresh.
 			await(Duration.ofSeconds(20), "a topology refresh after the failover", () -> {
 				for (int i = 0; i < 20; i++) {
 					template.opsForValue().get("key:" + i);

@@ -17,10 +17,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The configuration metadata the build generates: every property is described, and
- * every enum value has a hint.
- *
- * @author lettuce-tuning
+ * The configuration metadata the build generates: every property is described, and every
+ * enum value has a hint.
  */
 class ConfigurationMetadataTests {
 
@@ -37,12 +35,14 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void everyEnumValueHasAHint() {
-		assertThat(hintValues("lettuce.tuning.connection.mode")).containsExactlyInAnyOrderElementsOf(names(ConnectionMode.values()));
+		assertThat(hintValues("lettuce.tuning.connection.mode"))
+			.containsExactlyInAnyOrderElementsOf(names(ConnectionMode.values()));
 		assertThat(hintValues("lettuce.tuning.connection.multi.selection"))
 			.containsExactlyInAnyOrderElementsOf(names(SelectionPolicy.values()));
 		assertThat(hintValues("lettuce.tuning.timer.type"))
 			.containsExactlyInAnyOrderElementsOf(names(LettuceTuningProperties.TimerType.values()));
-		assertThat(hintValues("lettuce.tuning.socket.transport")).containsExactlyInAnyOrderElementsOf(names(Transport.values()));
+		assertThat(hintValues("lettuce.tuning.socket.transport"))
+			.containsExactlyInAnyOrderElementsOf(names(Transport.values()));
 		assertThat(hintValues("lettuce.tuning.resilience.reconnect.jitter"))
 			.containsExactlyInAnyOrderElementsOf(names(LettuceTuningProperties.ReconnectJitter.values()));
 	}
@@ -59,7 +59,10 @@ class ConfigurationMetadataTests {
 	}
 
 	private Map<String, Object> property(String name) {
-		return list("properties").stream().filter((property) -> name.equals(property.get("name"))).findFirst().orElseThrow();
+		return list("properties").stream()
+			.filter((property) -> name.equals(property.get("name")))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	@SuppressWarnings("unchecked")

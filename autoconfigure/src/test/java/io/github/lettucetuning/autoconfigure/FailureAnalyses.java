@@ -12,8 +12,8 @@ import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
 
 /**
  * The failure analysis a startup failure gets: the first of the registered failure
- * analyzers (Spring Boot's and lettuce-tuning's) that explains it, as Spring Boot picks it
- * when an application fails to start.
+ * analyzers (Spring Boot's and lettuce-tuning's) that explains it, as Spring Boot picks
+ * it when an application fails to start.
  */
 public final class FailureAnalyses {
 

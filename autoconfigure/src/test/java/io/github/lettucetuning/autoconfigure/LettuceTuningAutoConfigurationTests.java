@@ -34,13 +34,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LettuceTuningAutoConfiguration}.
- *
- * @author lettuce-tuning
  */
 class LettuceTuningAutoConfigurationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@Test
 	void defaultsToOneSharedConnectionWithBoundedDedicatedPool() {
@@ -53,7 +51,8 @@ class LettuceTuningAutoConfigurationTests {
 			assertThat(factory.getEagerInitialization()).isFalse();
 			assertThat(factory.getClientConfiguration()).isNotInstanceOf(LettucePoolingClientConfiguration.class);
 			assertThat(factory.getDedicatedConnectionProvider()).isInstanceOf(DedicatedConnectionPool.class);
-			assertThat(factory.getClientConfiguration().getClientResources()).contains(context.getBean(ClientResources.class));
+			assertThat(factory.getClientConfiguration().getClientResources())
+				.contains(context.getBean(ClientResources.class));
 			assertThat(context).hasSingleBean(StringRedisTemplate.class);
 		});
 	}
@@ -64,7 +63,8 @@ class LettuceTuningAutoConfigurationTests {
 			LettuceConnectionFactory factory = context.getBean(LettuceConnectionFactory.class);
 			assertThat(factory.getClass()).isEqualTo(LettuceConnectionFactory.class);
 			assertThat(factory.getClientConfiguration()).isInstanceOf(LettucePoolingClientConfiguration.class);
-			LettucePoolingClientConfiguration pooling = (LettucePoolingClientConfiguration) factory.getClientConfiguration();
+			LettucePoolingClientConfiguration pooling = (LettucePoolingClientConfiguration) factory
+				.getClientConfiguration();
 			assertThat(pooling.getPoolConfig().getMaxWaitDuration()).isEqualTo(Duration.ofMillis(-1));
 			assertThat(factory.getClientConfiguration().getClientName()).isEmpty();
 			assertThat(context).doesNotHaveBean(LettuceTuningProperties.class)
@@ -102,7 +102,8 @@ class LettuceTuningAutoConfigurationTests {
 	void mapsBootPropertiesOntoTheClientConfiguration() {
 		this.contextRunner
 			.withPropertyValues("spring.data.redis.timeout=3s", "spring.data.redis.connect-timeout=700ms",
-					"spring.data.redis.lettuce.shutdown-timeout=250ms", "spring.data.redis.lettuce.read-from=replica-preferred")
+					"spring.data.redis.lettuce.shutdown-timeout=250ms",
+					"spring.data.redis.lettuce.read-from=replica-preferred")
 			.run((context) -> {
 				LettuceClientConfiguration configuration = clientConfiguration(context);
 				assertThat(configuration.getCommandTimeout()).isEqualTo(Duration.ofSeconds(3));
@@ -192,7 +193,8 @@ class LettuceTuningAutoConfigurationTests {
 	void multiModeOpensTheConfiguredSetWithEnoughIoThreads() {
 		this.contextRunner
 			.withPropertyValues("lettuce.tuning.connection.mode=multi", "lettuce.tuning.connection.multi.size=5",
-					"lettuce.tuning.connection.multi.selection=thread-affinity", "lettuce.tuning.connection.io-threads=2")
+					"lettuce.tuning.connection.multi.selection=thread-affinity",
+					"lettuce.tuning.connection.io-threads=2")
 			.run((context) -> {
 				LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
 				assertThat(factory.getMode()).isEqualTo(ConnectionMode.MULTI);
@@ -205,7 +207,8 @@ class LettuceTuningAutoConfigurationTests {
 	@Test
 	void multiModeDefaultsToOneConnectionPerProcessor() {
 		this.contextRunner.withPropertyValues("lettuce.tuning.connection.mode=multi")
-			.run((context) -> assertThat(context.getBean(LettuceTuningConnectionFactory.class).getSharedConnectionCount())
+			.run((context) -> assertThat(
+					context.getBean(LettuceTuningConnectionFactory.class).getSharedConnectionCount())
 				.isEqualTo(Runtime.getRuntime().availableProcessors()));
 	}
 
@@ -221,7 +224,8 @@ class LettuceTuningAutoConfigurationTests {
 	@Test
 	void resourceThreadPropertiesApply() {
 		this.contextRunner
-			.withPropertyValues("lettuce.tuning.connection.io-threads=3", "lettuce.tuning.connection.computation-threads=4")
+			.withPropertyValues("lettuce.tuning.connection.io-threads=3",
+					"lettuce.tuning.connection.computation-threads=4")
 			.run((context) -> {
 				ClientResources resources = context.getBean(ClientResources.class);
 				assertThat(resources.ioThreadPoolSize()).isEqualTo(3);
@@ -247,22 +251,24 @@ class LettuceTuningAutoConfigurationTests {
 	@Test
 	void bootPoolDisabledMeansNoDedicatedPool() {
 		this.contextRunner.withPropertyValues("spring.data.redis.lettuce.pool.enabled=false")
-			.run((context) -> assertThat(context.getBean(LettuceTuningConnectionFactory.class).getDedicatedConnectionProvider())
+			.run((context) -> assertThat(
+					context.getBean(LettuceTuningConnectionFactory.class).getDedicatedConnectionProvider())
 				.isNotInstanceOf(DedicatedConnectionPool.class));
 	}
 
 	@Test
 	void eagerInitializationIsMappedBeforeStart() {
-		this.contextRunner.withPropertyValues("lettuce.tuning.connection.eager-initialization=true",
-				"spring.data.redis.port=1", "spring.data.redis.connect-timeout=200ms")
-			// Port 1 refuses the connection: eager initialization fails startup, as it should.
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.connection.eager-initialization=true", "spring.data.redis.port=1",
+					"spring.data.redis.connect-timeout=200ms")
+			// Port 1 refuses the connection: eager initialization fails startup, as it
+			// should.
 			.run((context) -> assertThat(context).hasFailed());
 	}
 
 	private static LettuceClientConfiguration clientConfiguration(AssertableApplicationContext context) {
 		return context.getBean(LettuceConnectionFactory.class).getClientConfiguration();
 	}
-
 
 	@Configuration(proxyBeanMethods = false)
 	static class UserConnectionFactoryConfiguration {

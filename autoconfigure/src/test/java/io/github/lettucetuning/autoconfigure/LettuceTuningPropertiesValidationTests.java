@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LettuceTuningPropertiesValidationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
@@ -37,8 +37,7 @@ class LettuceTuningPropertiesValidationTests {
 			resilience.reconnect.max-delay=0s          | 0ms     | 1s is the default
 			health.timeout=0s                          | 0ms     | 2s is the default
 			""")
-	void invalidValueFailsStartupWithBootsAnalysisNamingPropertyValueAndFix(String setting, String value,
-			String fix) {
+	void invalidValueFailsStartupWithBootsAnalysisNamingPropertyValueAndFix(String setting, String value, String fix) {
 		String property = "lettuce.tuning." + setting.substring(0, setting.indexOf('='));
 		this.contextRunner.withPropertyValues("lettuce.tuning." + setting).run((context) -> {
 			assertThat(context).hasFailed();

@@ -17,11 +17,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The application context the observability integration tests start: lettuce-tuning
- * with metrics (a simple meter registry), the {@code lettuce} health indicator and the
+ * The application context the observability integration tests start: lettuce-tuning with
+ * metrics (a simple meter registry), the {@code lettuce} health indicator and the
  * {@code lettuce} endpoint.
- *
- * @author lettuce-tuning
  */
 public final class ObservabilityIntegrationSupport {
 

@@ -45,8 +45,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Metrics, health and the {@code lettuce} endpoint against a real standalone server,
  * under traffic and faults: dropped connections, a stalled server, a stopped server and
  * an ACL user who may not run {@code INFO}.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -193,8 +191,8 @@ class ObservabilityIntegrationTests {
 	@Test
 	void userWhoMayNotRunInfoIsCheckedWithPingAndNoSecretShows() {
 		String password = "Limited-" + System.nanoTime();
-		this.redis.node().command("ACL", "SETUSER", "limited", "reset", "on", ">" + password, "~*", "&*", "+@all",
-				"-info");
+		this.redis.node()
+			.command("ACL", "SETUSER", "limited", "reset", "on", ">" + password, "~*", "&*", "+@all", "-info");
 		try {
 			this.contextRunner
 				.withPropertyValues("spring.data.redis.username=limited", "spring.data.redis.password=" + password)
@@ -229,7 +227,8 @@ class ObservabilityIntegrationTests {
 			assertThat(registry.get("lettuce.tuning.pool.active").gauge().value()).isZero();
 			assertThat(registry.get("lettuce.tuning.pool.max").gauge().value()).isEqualTo(8);
 			assertThat(template.opsForValue().get("tx")).isEqualTo("3");
-			// commons-pool2 registers the pool in JMX under a generic name, hence the direct binding.
+			// commons-pool2 registers the pool in JMX under a generic name, hence the
+			// direct binding.
 			assertThat(ManagementFactory.getPlatformMBeanServer()
 				.queryNames(new ObjectName("org.apache.commons.pool2:type=GenericObjectPool,*"), null)).isNotEmpty();
 		});

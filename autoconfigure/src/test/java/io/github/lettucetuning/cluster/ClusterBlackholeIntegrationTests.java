@@ -23,8 +23,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stopped): with TCP_USER_TIMEOUT the client drops the connection within that timeout and
  * moves to the promoted replica; with Spring Boot's stock settings the connection stays
  * up, and commands for that master's slots keep timing out.
- *
- * @author lettuce-tuning
  */
 @RedisClusterTest
 @Timeout(120)
@@ -48,8 +46,10 @@ class ClusterBlackholeIntegrationTests {
 	@Test
 	void tcpUserTimeoutDropsTheDeadConnectionAndTrafficMovesToThePromotedReplica() {
 		ApplicationContextRunner runner = FaultTestSupport.clusterContextRunner("blackhole-tuned", this.cluster)
-			.withBean(KeepAliveCustomizer.class, () -> new KeepAliveCustomizer(Duration.ofSeconds(1), Duration.ofSeconds(1), 2))
-			.withPropertyValues("lettuce.tuning.socket.tcp-user-timeout.duration=" + TCP_USER_TIMEOUT.toMillis() + "ms");
+			.withBean(KeepAliveCustomizer.class,
+					() -> new KeepAliveCustomizer(Duration.ofSeconds(1), Duration.ofSeconds(1), 2))
+			.withPropertyValues(
+					"lettuce.tuning.socket.tcp-user-timeout.duration=" + TCP_USER_TIMEOUT.toMillis() + "ms");
 		runner.run((context) -> {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			RedisNode master = this.cluster.masters().get(0);
@@ -104,10 +104,12 @@ class ClusterBlackholeIntegrationTests {
 					load.close();
 					long disconnected = events.firstTimeAfter(fault, EventLog.disconnectedFrom(master.port()));
 					events.print("blackhole-stock");
-					load.report("cluster-dead-host-stock", "Spring Boot stock (lettuce.tuning.enabled=false), timeout=1s",
+					load.report("cluster-dead-host-stock",
+							"Spring Boot stock (lettuce.tuning.enabled=false), timeout=1s",
 							"observed=" + FaultLoad.seconds(observed) + " promoted="
 									+ FaultLoad.seconds(Duration.ofNanos(promoted - fault)) + " connection-dropped="
-									+ ((disconnected > 0) ? FaultLoad.seconds(Duration.ofNanos(disconnected - fault)) : "never")
+									+ ((disconnected > 0) ? FaultLoad.seconds(Duration.ofNanos(disconnected - fault))
+											: "never")
 									+ " still-failing=" + stillFailing);
 					assertThat(disconnected).as("the connection to the dead host is still open").isEqualTo(-1);
 					assertThat(stillFailing).as("commands for the dead master's slots still fail").isTrue();

@@ -17,8 +17,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Failover, crash and stall of a cluster master under load, with lettuce-tuning's
  * defaults: failures stay inside a bounded window, no command outlives its timeout, and
  * traffic recovers without restarting the application.
- *
- * @author lettuce-tuning
  */
 @RedisClusterTest
 @Timeout(120)
@@ -43,7 +41,8 @@ class ClusterFaultsIntegrationTests {
 				this.cluster.failover(replica);
 				assertThat(load.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(30))).isTrue();
 				load.close();
-				load.report("cluster-failover", "defaults, timeout=1s", "recovered=" + FaultLoad.seconds(load.recoveredAfter(fault)));
+				load.report("cluster-failover", "defaults, timeout=1s",
+						"recovered=" + FaultLoad.seconds(load.recoveredAfter(fault)));
 				assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());
 				assertThat(load.failureWindow()).isLessThan(Duration.ofSeconds(5));
 				assertThat(load.successes()).isPositive();
@@ -96,7 +95,8 @@ class ClusterFaultsIntegrationTests {
 					long promoted = load.now();
 					boolean recovered = load.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(40));
 					load.close();
-					load.report("cluster-kill-master-stock", "Spring Boot stock (lettuce.tuning.enabled=false), timeout=1s",
+					load.report("cluster-kill-master-stock",
+							"Spring Boot stock (lettuce.tuning.enabled=false), timeout=1s",
 							"promoted=" + FaultLoad.seconds(Duration.ofNanos(promoted - fault)) + " recovered="
 									+ (recovered ? FaultLoad.seconds(load.recoveredAfter(fault)) : "no (40s)"));
 					assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());
@@ -129,8 +129,10 @@ class ClusterFaultsIntegrationTests {
 					assertThat(load.failures()).isPositive();
 					assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());
 					assertThat(load.recoveredAfter(resumed)).isLessThan(FaultTestSupport.maxCommandDuration());
-					// The 1 s command timeout fires first; the outage guard then sees the silent master as
-					// stalled (2 s) and fails the rest of its commands fast until it answers again
+					// The 1 s command timeout fires first; the outage guard then sees the
+					// silent master as
+					// stalled (2 s) and fails the rest of its commands fast until it
+					// answers again
 					assertThat(load.failureTypes().keySet()).allMatch((type) -> type.contains("Timeout")
 							|| type.contains("RedisStalledException") || type.contains("RedisUnreachableException"));
 				}

@@ -14,8 +14,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link ClusterNodeFilter}.
- *
- * @author lettuce-tuning
  */
 class ClusterNodeFilterTests {
 

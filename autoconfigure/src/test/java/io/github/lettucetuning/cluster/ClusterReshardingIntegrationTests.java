@@ -21,8 +21,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * defaults (no membership validation) the client follows the redirects to the node it
  * does not know yet and no command fails; with membership validation on, the redirects to
  * the unknown node are refused until a topology refresh.
- *
- * @author lettuce-tuning
  */
 @RedisClusterTest
 @Timeout(120)
@@ -59,8 +57,8 @@ class ClusterReshardingIntegrationTests {
 	@Test
 	void membershipValidationRefusesRedirectsToTheNewNode() {
 		FaultTestSupport.clusterContextRunner("reshard-validate", this.cluster)
-			.withBean(LettuceClientOptionsBuilderCustomizer.class, () -> (builder) -> ((ClusterClientOptions.Builder) builder)
-				.validateClusterNodeMembership(true))
+			.withBean(LettuceClientOptionsBuilderCustomizer.class,
+					() -> (builder) -> ((ClusterClientOptions.Builder) builder).validateClusterNodeMembership(true))
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				try (FaultLoad load = FaultLoad.start(template, FaultTestSupport.THREADS);
@@ -78,9 +76,11 @@ class ClusterReshardingIntegrationTests {
 							"slots=" + moved.size() + " migration=" + FaultLoad.seconds(migration) + " recovered="
 									+ FaultLoad.seconds(load.recoveredAfter(fault)));
 					assertThat(load.failures()).isPositive();
-					// The refused redirects are what shows the setting matters; on a busy machine a
+					// The refused redirects are what shows the setting matters; on a busy
+					// machine a
 					// command may also time out while the slots move.
-					assertThat(load.failureTypes().keySet()).anyMatch((type) -> type.startsWith("UnknownPartitionException"))
+					assertThat(load.failureTypes().keySet())
+						.anyMatch((type) -> type.startsWith("UnknownPartitionException"))
 						.allMatch((type) -> type.startsWith("UnknownPartitionException")
 								|| type.startsWith("RedisCommandTimeoutException"));
 					assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());

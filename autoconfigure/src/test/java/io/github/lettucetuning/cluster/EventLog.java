@@ -14,10 +14,8 @@ import io.lettuce.core.resource.ClientResources;
 import reactor.core.Disposable;
 
 /**
- * Records Lettuce's event bus during a fault, with times relative to the fault, to explain
- * a measured window.
- *
- * @author lettuce-tuning
+ * Records Lettuce's event bus during a fault, with times relative to the fault, to
+ * explain a measured window.
  */
 final class EventLog implements AutoCloseable {
 
@@ -48,7 +46,8 @@ final class EventLog implements AutoCloseable {
 
 	private static String describe(Event event) {
 		if (event instanceof ClusterTopologyChangedEvent changed) {
-			return "ClusterTopologyChangedEvent " + changed.before().size() + " -> " + changed.after().size() + " nodes";
+			return "ClusterTopologyChangedEvent " + changed.before().size() + " -> " + changed.after().size()
+					+ " nodes";
 		}
 		if (event instanceof ConnectionEvent connection) {
 			return event.getClass().getSimpleName() + " " + connection.remoteAddress();

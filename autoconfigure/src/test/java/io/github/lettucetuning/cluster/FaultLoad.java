@@ -26,8 +26,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Traffic through a {@link StringRedisTemplate} on many threads while a test injects a
  * fault: every command is timed and counted as a success or a failure, so a test can
  * check that none hung past its timeout, none was lost, and when failures stopped.
- *
- * @author lettuce-tuning
  */
 final class FaultLoad implements AutoCloseable {
 
@@ -270,9 +268,9 @@ final class FaultLoad implements AutoCloseable {
 	 * @param details further measurements, e.g. {@code recovered=4.1s}
 	 */
 	void report(String scenario, String settings, String details) {
-		String line = String.format(Locale.ROOT, "[fault] %s: attempts=%d failures=%d window=%s %s max-command=%s settings=%s",
-				scenario, attempts(), failures(), seconds(failureWindow()), details, seconds(maxCommandDuration()),
-				settings);
+		String line = String.format(Locale.ROOT,
+				"[fault] %s: attempts=%d failures=%d window=%s %s max-command=%s settings=%s", scenario, attempts(),
+				failures(), seconds(failureWindow()), details, seconds(maxCommandDuration()), settings);
 		System.out.println(line);
 		System.out.println("[fault] " + scenario + " failure types: " + failureTypes());
 		try {

@@ -13,8 +13,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /**
  * The application the fault tests run: lettuce-tuning with Spring Boot's Redis
  * auto-configuration, a short command timeout and many threads of load.
- *
- * @author lettuce-tuning
  */
 final class FaultTestSupport {
 
@@ -37,7 +35,8 @@ final class FaultTestSupport {
 
 	static ApplicationContextRunner contextRunner(String clientName) {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.application.name=" + clientName, "spring.data.redis.client-name=" + clientName,
 					"spring.data.redis.timeout=" + TIMEOUT.toMillis() + "ms", "spring.data.redis.connect-timeout=1s");
 	}

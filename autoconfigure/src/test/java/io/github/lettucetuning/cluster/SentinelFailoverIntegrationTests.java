@@ -18,8 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A Sentinel failover under load: the application follows the new master without a
  * restart, as soon as Sentinel announces it.
- *
- * @author lettuce-tuning
  */
 @RedisSentinelTest
 @Timeout(120)
@@ -34,29 +32,30 @@ class SentinelFailoverIntegrationTests {
 	@Test
 	void failoverIsFollowedWithoutRestartingTheApplication() {
 		contextRunner("sentinel-failover").run((context) -> {
-				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
-				try (FaultLoad load = FaultLoad.start(template, FaultTestSupport.THREADS);
-						EventLog events = new EventLog(context.getBean(ClientResources.class))) {
-					FaultLoad.sleep(Duration.ofSeconds(1));
-					long fault = load.now();
-					events.markFault(fault);
-					RedisNode promoted = this.sentinel.failover();
-					long failedOver = load.now();
-					boolean quiet = load.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(20));
-					load.close();
-					events.print("sentinel-failover");
-					load.report("sentinel-failover", "defaults, timeout=1s, down-after=1s",
-							"failover=" + FaultLoad.seconds(Duration.ofNanos(failedOver - fault)) + " recovered="
-									+ FaultLoad.seconds(load.recoveredAfter(fault)));
-					assertThat(quiet).as("traffic recovered").isTrue();
-					assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());
-					assertThat(promoted.commandAsString("GET", "fault:1")).isNotNull();
-				}
-			});
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			try (FaultLoad load = FaultLoad.start(template, FaultTestSupport.THREADS);
+					EventLog events = new EventLog(context.getBean(ClientResources.class))) {
+				FaultLoad.sleep(Duration.ofSeconds(1));
+				long fault = load.now();
+				events.markFault(fault);
+				RedisNode promoted = this.sentinel.failover();
+				long failedOver = load.now();
+				boolean quiet = load.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(20));
+				load.close();
+				events.print("sentinel-failover");
+				load.report("sentinel-failover", "defaults, timeout=1s, down-after=1s",
+						"failover=" + FaultLoad.seconds(Duration.ofNanos(failedOver - fault)) + " recovered="
+								+ FaultLoad.seconds(load.recoveredAfter(fault)));
+				assertThat(quiet).as("traffic recovered").isTrue();
+				assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());
+				assertThat(promoted.commandAsString("GET", "fault:1")).isNotNull();
+			}
+		});
 	}
 
 	// The former master became a replica without dropping its clients (as an operator's
-	// REPLICAOF does; Sentinel drops them when it reconfigures a returning master itself).
+	// REPLICAOF does; Sentinel drops them when it reconfigures a returning master
+	// itself).
 	@Test
 	void withoutFollowingSwitchMasterWritesKeepFailingOnTheFormerMaster() {
 		contextRunner("sentinel-failover-stock")
@@ -73,10 +72,11 @@ class SentinelFailoverIntegrationTests {
 					load.close();
 					load.report("sentinel-failover-without-switch-master-watch",
 							"lettuce.tuning.sentinel.follow-switch-master=false, timeout=1s",
-							"failover=" + FaultLoad.seconds(Duration.ofNanos(failedOver - fault)) + " still-failing-5s-later="
-									+ stillFailing);
+							"failover=" + FaultLoad.seconds(Duration.ofNanos(failedOver - fault))
+									+ " still-failing-5s-later=" + stillFailing);
 					assertThat(stillFailing).isTrue();
-					assertThat(load.failureTypes().keySet()).allMatch((type) -> type.startsWith("RedisReadOnlyException"));
+					assertThat(load.failureTypes().keySet())
+						.allMatch((type) -> type.startsWith("RedisReadOnlyException"));
 				}
 			});
 	}

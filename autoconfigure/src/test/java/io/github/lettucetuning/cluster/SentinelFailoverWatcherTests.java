@@ -11,8 +11,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link SentinelFailoverWatcher}'s handling of Sentinel messages.
- *
- * @author lettuce-tuning
  */
 class SentinelFailoverWatcherTests {
 

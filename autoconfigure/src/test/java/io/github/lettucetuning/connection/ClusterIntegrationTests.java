@@ -20,10 +20,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Shared and multi mode against a real 6-node cluster: keys spread over all masters,
- * the shared cluster connection opens one connection per master it talks to.
- *
- * @author lettuce-tuning
+ * Shared and multi mode against a real 6-node cluster: keys spread over all masters, the
+ * shared cluster connection opens one connection per master it talks to.
  */
 @RedisClusterTest
 @Timeout(180)
@@ -48,7 +46,8 @@ class ClusterIntegrationTests {
 			.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes);
 	}
 
-	// A cluster connection holds one socket per master for keyed commands plus its default
+	// A cluster connection holds one socket per master for keyed commands plus its
+	// default
 	// connection to a seed node for keyless ones.
 	private long clusterConnectionSockets() {
 		return this.cluster.masters().size() + 1;
@@ -79,7 +78,8 @@ class ClusterIntegrationTests {
 			}
 			assertThat(connectionsPerNode("cluster-shared")).allSatisfy((count) -> assertThat(count).isBetween(1L, 2L));
 			assertThat(totalConnections("cluster-shared")).isEqualTo(clusterConnectionSockets());
-			assertThat(this.cluster.masterForKey("key:4999").commandAsString("GET", "key:4999")).isEqualTo("value:4999");
+			assertThat(this.cluster.masterForKey("key:4999").commandAsString("GET", "key:4999"))
+				.isEqualTo("value:4999");
 		});
 	}
 
@@ -93,7 +93,8 @@ class ClusterIntegrationTests {
 				assertThat(failures).isZero();
 				LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
 				assertThat(factory.getSharedConnections()).hasSize(3)
-					.allSatisfy((connection) -> assertThat(connection).isInstanceOf(StatefulRedisClusterConnection.class));
+					.allSatisfy(
+							(connection) -> assertThat(connection).isInstanceOf(StatefulRedisClusterConnection.class));
 				StatefulRedisClusterConnection<?, ?> first = (StatefulRedisClusterConnection<?, ?>) factory
 					.getSharedConnections()
 					.get(0);
@@ -119,7 +120,8 @@ class ClusterIntegrationTests {
 	@Test
 	void prewarmFillsThePoolThatDedicatedClusterWorkBorrowsFrom() {
 		contextRunner("cluster-prewarm")
-			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=2", "lettuce.tuning.connection.pool.prewarm=true")
+			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=2",
+					"lettuce.tuning.connection.pool.prewarm=true")
 			.run((context) -> {
 				LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
 				DedicatedConnectionPool pool = (DedicatedConnectionPool) factory.getDedicatedConnectionProvider();
@@ -128,7 +130,8 @@ class ClusterIntegrationTests {
 				GenericObjectPool<?> prewarmed = pool.pools().get(StatefulConnection.class);
 				assertThat(prewarmed.getNumIdle()).isEqualTo(2);
 				assertThat(totalConnections("cluster-prewarm")).isGreaterThanOrEqualTo(2);
-				// A blocking pop is dedicated work: it must take a prewarmed connection, not open one.
+				// A blocking pop is dedicated work: it must take a prewarmed connection,
+				// not open one.
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				assertThat(template.opsForList().leftPop("prewarm:q", Duration.ofMillis(100))).isNull();
 				assertThat(prewarmed.getCreatedCount()).isEqualTo(2);

@@ -24,11 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Closed shared connections are replaced, and {@code setValidateConnection(true)} works
- * in every mode as in Spring Data Redis: a connection that does not answer a
- * {@code PING} is replaced before an operation uses it. Connections killed on a real
- * server with auto-reconnect off stay broken unless validation replaces them.
- *
- * @author lettuce-tuning
+ * in every mode as in Spring Data Redis: a connection that does not answer a {@code PING}
+ * is replaced before an operation uses it. Connections killed on a real server with
+ * auto-reconnect off stay broken unless validation replaces them.
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -103,7 +101,8 @@ class ConnectionValidationIntegrationTests {
 		});
 	}
 
-	// The server drops a closed connection from its client list shortly after the client closes it.
+	// The server drops a closed connection from its client list shortly after the client
+	// closes it.
 	private void awaitClients(long expected) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 		while (this.redis.node().countClients(this.clientName) != expected && System.nanoTime() < deadline) {

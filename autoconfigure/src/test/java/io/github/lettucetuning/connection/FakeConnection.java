@@ -29,8 +29,6 @@ import static org.mockito.Mockito.mock;
  * {@link RedisChannelHandler}, so it opens, deactivates and closes as Lettuce's do, whose
  * {@code PING} answers while it is open and whose reactive {@code GET} returns what the
  * test's function makes of the key.
- *
- * @author lettuce-tuning
  */
 final class FakeConnection extends RedisChannelHandler<byte[], byte[]>
 		implements StatefulRedisConnection<byte[], byte[]> {

@@ -30,12 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What is in flight on each shared connection, against a real server: counted on every
- * path (sync, failing sync, reactive completed, failed, cancelled and timed out) and
- * back at zero once the load ends, in the {@code lettuce.tuning.connection.in-flight}
- * gauges and the {@code lettuce} endpoint, for the shared mode and every selection
- * policy of the multi mode.
- *
- * @author lettuce-tuning
+ * path (sync, failing sync, reactive completed, failed, cancelled and timed out) and back
+ * at zero once the load ends, in the {@code lettuce.tuning.connection.in-flight} gauges
+ * and the {@code lettuce} endpoint, for the shared mode and every selection policy of the
+ * multi mode.
  */
 @RedisStandaloneTest
 @Timeout(180)
@@ -91,8 +89,10 @@ class InFlightIntegrationTests {
 					.timeout(Duration.ofNanos(1000))
 					.onErrorResume(TimeoutException.class, (ex) -> Mono.empty())
 					.block(Duration.ofSeconds(5));
-				case 3 -> reactive.opsForValue().increment("text").onErrorResume((ex) -> Mono.empty()).block(
-						Duration.ofSeconds(5));
+				case 3 -> reactive.opsForValue()
+					.increment("text")
+					.onErrorResume((ex) -> Mono.empty())
+					.block(Duration.ofSeconds(5));
 				case 4 -> seenInFlight.accumulateAndGet(
 						template.execute((RedisCallback<Integer>) (connection) -> sum(registry, "imperative")),
 						Math::max);

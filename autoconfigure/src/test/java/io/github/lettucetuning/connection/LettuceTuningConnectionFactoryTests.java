@@ -21,8 +21,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * The factory reports its configuration as {@link LettuceConnectionFactory} does when
  * built through the constructor of the configuration's type. Nothing connects.
- *
- * @author lettuce-tuning
  */
 class LettuceTuningConnectionFactoryTests {
 
@@ -111,7 +109,8 @@ class LettuceTuningConnectionFactoryTests {
 				LettuceConnectionFactory::getPassword, LettuceConnectionFactory::isClusterAware,
 				LettuceConnectionFactory::isRedisSentinelAware, (f) -> f.getStandaloneConfiguration().getHostName(),
 				(f) -> f.getStandaloneConfiguration().getPort(), (f) -> f.getStandaloneConfiguration().getDatabase(),
-				(f) -> String.valueOf(f.getSentinelConfiguration()), (f) -> String.valueOf(f.getClusterConfiguration()));
+				(f) -> String.valueOf(f.getSentinelConfiguration()),
+				(f) -> String.valueOf(f.getClusterConfiguration()));
 		for (Function<LettuceConnectionFactory, Object> reader : readers) {
 			assertThat(reader.apply(factory)).isEqualTo(reader.apply(stock));
 		}

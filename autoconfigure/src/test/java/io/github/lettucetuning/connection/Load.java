@@ -13,8 +13,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs a bounded amount of work on many threads at once, for tests.
- *
- * @author lettuce-tuning
  */
 final class Load {
 
@@ -22,9 +20,9 @@ final class Load {
 	}
 
 	/**
-	 * Run {@code operations} calls of {@code operation} on each of {@code threads} threads
-	 * and wait for all of them; the operation receives a per-thread sequence number and
-	 * ends its thread early by throwing {@link Stop}.
+	 * Run {@code operations} calls of {@code operation} on each of {@code threads}
+	 * threads and wait for all of them; the operation receives a per-thread sequence
+	 * number and ends its thread early by throwing {@link Stop}.
 	 * @param threads the number of threads
 	 * @param operations the operations per thread
 	 * @param operation the operation, given {@code thread * operations + i}

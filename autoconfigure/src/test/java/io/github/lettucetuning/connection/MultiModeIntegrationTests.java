@@ -29,10 +29,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Multi mode against a real server: N shared connections, all carrying traffic,
- * dedicated work kept off them, and a killed member recovering under load.
- *
- * @author lettuce-tuning
+ * Multi mode against a real server: N shared connections, all carrying traffic, dedicated
+ * work kept off them, and a killed member recovering under load.
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -98,8 +96,9 @@ class MultiModeIntegrationTests {
 			LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
 			Set<Object> seenAcrossThreads = new HashSet<>();
 			for (int t = 0; t < 16; t++) {
-				Object[] natives = CompletableFuture.supplyAsync(() -> new Object[] { nativeConnection(factory),
-						nativeConnection(factory), nativeConnection(factory) })
+				Object[] natives = CompletableFuture
+					.supplyAsync(() -> new Object[] { nativeConnection(factory), nativeConnection(factory),
+							nativeConnection(factory) })
 					.get(10, TimeUnit.SECONDS);
 				assertThat(natives[1]).isSameAs(natives[0]);
 				assertThat(natives[2]).isSameAs(natives[0]);
@@ -128,7 +127,8 @@ class MultiModeIntegrationTests {
 			Load.run(8, 50, (i) -> template.opsForValue().increment("counter"));
 			List<CompletableFuture<String>> pops = new ArrayList<>();
 			for (int i = 0; i < 2; i++) {
-				pops.add(CompletableFuture.supplyAsync(() -> template.opsForList().leftPop("q", Duration.ofSeconds(20))));
+				pops.add(CompletableFuture
+					.supplyAsync(() -> template.opsForList().leftPop("q", Duration.ofSeconds(20))));
 			}
 			awaitCommand("blpop", 2);
 			Load.run(8, 50, (i) -> template.opsForValue().increment("counter"));
@@ -182,7 +182,8 @@ class MultiModeIntegrationTests {
 			awaitSucceeded(succeeded, beforeKill + 5000);
 			running.set(false);
 			long failures = load.get(30, TimeUnit.SECONDS);
-			// At most the commands in flight on the killed connection fail: one per load thread.
+			// At most the commands in flight on the killed connection fail: one per load
+			// thread.
 			assertThat(failures).as("commands failed by the kill").isBetween(0L, 16L);
 			assertThat(clients()).hasSize(4).noneMatch((client) -> client.id() == victim.id());
 			long after = Load.run(8, 100, (i) -> template.opsForValue().set("after" + i, "v"));
@@ -197,8 +198,10 @@ class MultiModeIntegrationTests {
 			ReactiveStringRedisTemplate reactive = context.getBean(ReactiveStringRedisTemplate.class);
 			LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
 			assertThat(context.getBean(ClientResources.class).ioThreadPoolSize()).isGreaterThanOrEqualTo(4);
-			// Members open lazily, in turn, while other connections open in between: a dedicated
-			// one for a blocking pop and the reactive set's members. Netty hands out event loops
+			// Members open lazily, in turn, while other connections open in between: a
+			// dedicated
+			// one for a blocking pop and the reactive set's members. Netty hands out
+			// event loops
 			// in turn, so without care members end up sharing loops.
 			for (int i = 0; i < 4; i++) {
 				template.opsForValue().set("k" + i, "v");
@@ -213,7 +216,8 @@ class MultiModeIntegrationTests {
 			assertThat(eventLoops(factory.getSharedReactiveConnections())).hasSize(4)
 				.doesNotContainNull()
 				.doesNotHaveDuplicates();
-			// Connections opened again are closed asynchronously: the server drops them shortly.
+			// Connections opened again are closed asynchronously: the server drops them
+			// shortly.
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 			while (clients().size() != 4 + 1 + 4 && System.nanoTime() < deadline) {
 				Thread.sleep(20);
@@ -233,7 +237,11 @@ class MultiModeIntegrationTests {
 	}
 
 	private List<ClientInfo> clients() {
-		return this.redis.node().clientList().stream().filter((client) -> client.name().equals(this.clientName)).toList();
+		return this.redis.node()
+			.clientList()
+			.stream()
+			.filter((client) -> client.name().equals(this.clientName))
+			.toList();
 	}
 
 	private void awaitCommand(String command, int count) throws InterruptedException {

@@ -33,8 +33,6 @@ import static org.assertj.core.api.Assertions.assertThatException;
  * Pooled mode against a real standalone server: every operation borrows a connection of
  * its own, waits for one as long as the command timeout, and closing the context closes
  * borrowed connections too.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -57,8 +55,8 @@ class PooledModeIntegrationTests {
 		this.redis.node().command("FLUSHALL");
 		this.clientName = "pooled-it-" + apps.incrementAndGet();
 		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class,
-					DataRedisAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
 					"spring.data.redis.port=" + this.redis.port(), "spring.application.name=" + this.clientName,
 					"lettuce.tuning.connection.mode=pooled", "spring.data.redis.lettuce.pool.max-active=4");
@@ -74,10 +72,11 @@ class PooledModeIntegrationTests {
 			});
 			assertThat(failures).isZero();
 			assertThat(template.opsForValue().size("key3199")).isEqualTo("value3199".length());
-			// No shared connection: every connection is a pooled one, and several carried traffic.
-			assertThat(this.redis.node().clientList().stream().filter((client) -> isOurs(client)))
-				.hasSizeBetween(2, 4)
-				.allSatisfy((client) -> assertThat(client.cmd()).as("last command of %s", client).isIn("set", "get", "strlen"));
+			// No shared connection: every connection is a pooled one, and several carried
+			// traffic.
+			assertThat(this.redis.node().clientList().stream().filter((client) -> isOurs(client))).hasSizeBetween(2, 4)
+				.allSatisfy((client) -> assertThat(client.cmd()).as("last command of %s", client)
+					.isIn("set", "get", "strlen"));
 			assertThat(dedicatedPool(context).borrowedCount()).isZero();
 		});
 	}
@@ -104,7 +103,8 @@ class PooledModeIntegrationTests {
 
 	@Test
 	void callerWaitsForAConnectionAsLongAsTheCommandTimeout() {
-		this.contextRunner.withPropertyValues("spring.data.redis.lettuce.pool.max-active=1", "spring.data.redis.timeout=6s")
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.lettuce.pool.max-active=1", "spring.data.redis.timeout=6s")
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				CompletableFuture<Object> holder = holdTheOnlyConnection(template, Duration.ofMillis(2500));
@@ -119,7 +119,8 @@ class PooledModeIntegrationTests {
 
 	@Test
 	void callerFailsWithAPoolExceptionOnceTheWaitIsOver() {
-		this.contextRunner.withPropertyValues("spring.data.redis.lettuce.pool.max-active=1", "spring.data.redis.timeout=1s")
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.lettuce.pool.max-active=1", "spring.data.redis.timeout=1s")
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				CompletableFuture<Object> holder = holdTheOnlyConnection(template, Duration.ofSeconds(4));
@@ -156,12 +157,13 @@ class PooledModeIntegrationTests {
 	// the callback has it.
 	private static CompletableFuture<Object> holdTheOnlyConnection(StringRedisTemplate template, Duration hold) {
 		CountDownLatch holding = new CountDownLatch(1);
-		CompletableFuture<Object> holder = CompletableFuture.supplyAsync(() -> template.execute((RedisCallback<Object>) (connection) -> {
-			connection.ping();
-			holding.countDown();
-			sleep(hold);
-			return null;
-		}));
+		CompletableFuture<Object> holder = CompletableFuture
+			.supplyAsync(() -> template.execute((RedisCallback<Object>) (connection) -> {
+				connection.ping();
+				holding.countDown();
+				sleep(hold);
+				return null;
+			}));
 		await(holding);
 		return holder;
 	}

@@ -24,8 +24,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * ACL users and TLS against real servers.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest(aclUsers = "app:s3cret")
 @Timeout(120)
@@ -52,7 +50,8 @@ class SecurityIntegrationTests {
 					.stream()
 					.filter((client) -> client.name().equals("acl-it"))
 					.toList();
-				assertThat(ours).hasSize(2).allSatisfy((client) -> assertThat(client.fields()).containsEntry("user", "app"));
+				assertThat(ours).hasSize(2)
+					.allSatisfy((client) -> assertThat(client.fields()).containsEntry("user", "app"));
 			});
 	}
 

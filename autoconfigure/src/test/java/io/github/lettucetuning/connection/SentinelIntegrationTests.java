@@ -11,10 +11,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Shared mode through Sentinel: commands reach the master Sentinel names, over one
- * shared connection.
- *
- * @author lettuce-tuning
+ * Shared mode through Sentinel: commands reach the master Sentinel names, over one shared
+ * connection.
  */
 @RedisSentinelTest
 @Timeout(120)

@@ -36,8 +36,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Selection and in-flight counting of {@link SharedConnectionSet}, per selection policy,
  * on connections without a server.
- *
- * @author lettuce-tuning
  */
 @Timeout(120)
 class SharedConnectionSetTests {
@@ -227,7 +225,8 @@ class SharedConnectionSetTests {
 			for (Future<?> future : running) {
 				future.get(100, TimeUnit.SECONDS);
 			}
-			// Every asynchronous operation queued must complete, and release, before counting.
+			// Every asynchronous operation queued must complete, and release, before
+			// counting.
 			completions.shutdown();
 			assertThat(completions.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
 		}

@@ -33,8 +33,6 @@ import static org.assertj.core.api.Assertions.assertThatException;
 /**
  * The default mode against a real standalone server: plain commands share one native
  * connection while transactions and blocking commands use the bounded dedicated pool.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -151,7 +149,8 @@ class SharedModeIntegrationTests {
 	@Test
 	void prewarmOpensMinIdleDedicatedConnectionsAtStartup() {
 		this.contextRunner
-			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=3", "lettuce.tuning.connection.pool.prewarm=true")
+			.withPropertyValues("spring.data.redis.lettuce.pool.min-idle=3",
+					"lettuce.tuning.connection.pool.prewarm=true")
 			.run((context) -> assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(3));
 	}
 
@@ -179,7 +178,11 @@ class SharedModeIntegrationTests {
 	}
 
 	private List<ClientInfo> clients() {
-		return this.redis.node().clientList().stream().filter((client) -> client.name().equals(this.clientName)).toList();
+		return this.redis.node()
+			.clientList()
+			.stream()
+			.filter((client) -> client.name().equals(this.clientName))
+			.toList();
 	}
 
 	private void awaitBlockedClients(int count) throws InterruptedException {

@@ -8,10 +8,8 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoCo
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * The application context the integration tests start: lettuce-tuning with Spring
- * Boot's Redis auto-configuration, as an application would have it.
- *
- * @author lettuce-tuning
+ * The application context the integration tests start: lettuce-tuning with Spring Boot's
+ * Redis auto-configuration, as an application would have it.
  */
 final class TopologiesIntegrationSupport {
 

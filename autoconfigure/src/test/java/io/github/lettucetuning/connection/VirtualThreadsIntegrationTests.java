@@ -40,8 +40,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * records no virtual thread pinned in lettuce-tuning's code. Virtual threads need JDK 21;
  * on an older JVM the tests are skipped: run them with {@code JAVA_HOME} set to a JDK 21+
  * (for example {@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 ./mvnw ...}).
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(180)
@@ -158,7 +156,8 @@ class VirtualThreadsIntegrationTests {
 			recording.stop();
 			recording.dump(file);
 		}
-		// Other events, Lettuce's own among them, are enabled by default: keep the pinning ones.
+		// Other events, Lettuce's own among them, are enabled by default: keep the
+		// pinning ones.
 		return Files.exists(file) ? RecordingFile.readAllEvents(file)
 			.stream()
 			.filter((event) -> event.getEventType().getName().equals("jdk.VirtualThreadPinned"))

@@ -58,7 +58,8 @@ class LettuceHealthIndicatorIntegrationTests {
 		this.contextRunner.run((context) -> {
 			Health health = context.getBean(LettuceHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(health.getDetails()).containsEntry("version", this.redis.node().info("server").get("redis_version"))
+			assertThat(health.getDetails())
+				.containsEntry("version", this.redis.node().info("server").get("redis_version"))
 				.containsEntry("check", "info")
 				.containsEntry("mode", "shared");
 		});
@@ -118,8 +119,9 @@ class LettuceHealthIndicatorIntegrationTests {
 
 	@Test
 	void rejectsANonPositiveTimeout() {
-		this.contextRunner.run((context) -> assertThatIllegalArgumentException().isThrownBy(
-				() -> new LettuceHealthIndicator(context.getBean(LettuceTuningConnectionFactory.class), Duration.ZERO)));
+		this.contextRunner.run((context) -> assertThatIllegalArgumentException()
+			.isThrownBy(() -> new LettuceHealthIndicator(context.getBean(LettuceTuningConnectionFactory.class),
+					Duration.ZERO)));
 	}
 
 	private static void awaitStatus(LettuceHealthIndicator indicator, Status status) throws InterruptedException {

@@ -14,8 +14,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link TimerMetrics}.
- *
- * @author lettuce-tuning
  */
 class TimerMetricsTests {
 

@@ -25,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 /**
  * The cause, reduced for Lettuce: {@code MicrometerTracing}'s span registers its
  * completion callback before it starts its observation. A command cancelled in between
- * stops the observation before it started, and Micrometer's meter handler throws from
- * the cancel (in the client: out of {@code Subscription.cancel()}, where Reactor's
+ * stops the observation before it started, and Micrometer's meter handler throws from the
+ * cancel (in the client: out of {@code Subscription.cancel()}, where Reactor's
  * {@code timeout} swallows it and never signals its subscriber). A command that completed
- * before the span started runs the callback at once, and the observation starts after
- * it stopped and runs for ever. The first two tests document Lettuce's behaviour and fail
+ * before the span started runs the callback at once, and the observation starts after it
+ * stopped and runs for ever. The first two tests document Lettuce's behaviour and fail
  * once Lettuce fixes it; the others show the guarded span.
  */
 class MicrometerTracingStopBeforeStartTests {
@@ -53,7 +53,8 @@ class MicrometerTracingStopBeforeStartTests {
 
 	@Test
 	void theGuardedSpanStartsTheObservationFirstAndStopsItOnce() {
-		assertThatNoException().isThrownBy(() -> span(new GuardedTracing(this.tracing)).start(new CancelledOnRegistration()));
+		assertThatNoException()
+			.isThrownBy(() -> span(new GuardedTracing(this.tracing)).start(new CancelledOnRegistration()));
 		assertThatNoException().isThrownBy(() -> span(new GuardedTracing(this.tracing)).start(cancelledCommand()));
 		assertThat(this.meters.get("lettuce").timer().count()).isEqualTo(2);
 		assertThat(this.meters.get("lettuce.active").longTaskTimer().activeTasks()).isZero();

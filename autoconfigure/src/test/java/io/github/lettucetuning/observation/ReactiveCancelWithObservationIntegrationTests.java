@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The load of issue 14 with Boot's Lettuce observation on: 16 threads of synchronous
  * SET/GET, and 256 reactive GETs in flight that their subscribers cancel at once
- * ({@code take(Duration.ZERO)}) or time out ({@code timeout(1 ms)}). Without the guard,
- * a few operations per pass of 20,000 never signal their subscriber; with it, every one
+ * ({@code take(Duration.ZERO)}) or time out ({@code timeout(1 ms)}). Without the guard, a
+ * few operations per pass of 20,000 never signal their subscriber; with it, every one
  * does, and no observation is left running.
  */
 @RedisStandaloneTest
@@ -104,7 +104,8 @@ class ReactiveCancelWithObservationIntegrationTests {
 			});
 	}
 
-	private static Map<Long, String> silentOperations(ReactiveStringRedisTemplate reactive) throws InterruptedException {
+	private static Map<Long, String> silentOperations(ReactiveStringRedisTemplate reactive)
+			throws InterruptedException {
 		Map<Long, String> open = new ConcurrentHashMap<>();
 		Semaphore inFlight = new Semaphore(256);
 		for (int i = 0; i < OPERATIONS; i++) {

@@ -57,7 +57,8 @@ class OutageGuardIntegrationTests {
 	void prepare() {
 		this.redis.node().command("FLUSHALL");
 		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
 					"spring.data.redis.port=" + this.redis.port(), "spring.application.name=guard-it");
 	}
@@ -72,10 +73,12 @@ class OutageGuardIntegrationTests {
 		this.contextRunner.run((context) -> {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			template.opsForValue().set("before", "kept");
-			// Redis reloads this snapshot when it restarts: what the client sent before the outage survives it
+			// Redis reloads this snapshot when it restarts: what the client sent before
+			// the outage survives it
 			this.redis.node().command("SAVE");
 			this.redis.node().kill();
-			CompletableFuture<Void> queued = CompletableFuture.runAsync(() -> template.opsForValue().set("queued", "x"));
+			CompletableFuture<Void> queued = CompletableFuture
+				.runAsync(() -> template.opsForValue().set("queued", "x"));
 			Thread.sleep(1500);
 			long start = System.nanoTime();
 			assertThatExceptionOfType(RedisConnectionFailureException.class)
@@ -170,12 +173,15 @@ class OutageGuardIntegrationTests {
 			for (Thread thread : threads) {
 				thread.join();
 			}
-			// The grace fails nothing. Lettuce itself fails the oldest waiting command when the
-			// server's close arrives as a reset (unread data in its buffer): at most that one,
+			// The grace fails nothing. Lettuce itself fails the oldest waiting command
+			// when the
+			// server's close arrives as a reset (unread data in its buffer): at most that
+			// one,
 			// with the reset as its cause
-			assertThat(failures).hasSizeLessThanOrEqualTo(1).allSatisfy((failure) -> assertThat(
-					NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(IOException.class)
-				.hasMessageContaining("reset"));
+			assertThat(failures).hasSizeLessThanOrEqualTo(1)
+				.allSatisfy((failure) -> assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
+					.isInstanceOf(IOException.class)
+					.hasMessageContaining("reset"));
 			assertThat(done.get()).isPositive();
 		});
 	}
@@ -185,11 +191,13 @@ class OutageGuardIntegrationTests {
 		Map<Integer, List<Duration>> jittered = reconnectDelays("full");
 		Map<Integer, List<Duration>> lockStep = reconnectDelays("none");
 		for (int attempt = 3; attempt <= 6; attempt++) {
-			assertThat(lockStep.get(attempt)).as("attempt %d without jitter", attempt).hasSize(20).containsOnly(
-					lockStep.get(attempt).get(0));
+			assertThat(lockStep.get(attempt)).as("attempt %d without jitter", attempt)
+				.hasSize(20)
+				.containsOnly(lockStep.get(attempt).get(0));
 			List<Duration> delays = jittered.get(attempt);
 			assertThat(delays).as("attempt %d with jitter", attempt).hasSize(20);
-			assertThat(delays.stream().distinct().count()).as("distinct delays of attempt %d", attempt).isGreaterThan(5);
+			assertThat(delays.stream().distinct().count()).as("distinct delays of attempt %d", attempt)
+				.isGreaterThan(5);
 			Duration shortest = delays.stream().min(Duration::compareTo).get();
 			Duration longest = delays.stream().max(Duration::compareTo).get();
 			assertThat(longest.minus(shortest)).as("spread of attempt %d: %s", attempt, delays)
@@ -204,8 +212,11 @@ class OutageGuardIntegrationTests {
 		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.reconnect.jitter=" + jitter).run((context) -> {
 			ClientResources resources = context.getBean(ClientResources.class);
 			RedisClient client = RedisClient.create(resources, RedisURI.create(this.redis.uri()));
-			Disposable subscription = resources.eventBus().get().ofType(ReconnectAttemptEvent.class).subscribe((event) ->
-					delays.computeIfAbsent(event.getAttempt(), (k) -> new CopyOnWriteArrayList<>()).add(event.getDelay()));
+			Disposable subscription = resources.eventBus()
+				.get()
+				.ofType(ReconnectAttemptEvent.class)
+				.subscribe((event) -> delays.computeIfAbsent(event.getAttempt(), (k) -> new CopyOnWriteArrayList<>())
+					.add(event.getDelay()));
 			List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
 			try {
 				for (int i = 0; i < 20; i++) {
@@ -229,8 +240,9 @@ class OutageGuardIntegrationTests {
 
 	@Test
 	void theRequestQueueIsBounded() {
-		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.request-queue-size=10",
-				"lettuce.tuning.resilience.stall-detection.enabled=false")
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.resilience.request-queue-size=10",
+					"lettuce.tuning.resilience.stall-detection.enabled=false")
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				template.opsForValue().set("warm", "up");
@@ -253,9 +265,11 @@ class OutageGuardIntegrationTests {
 						.havingRootCause()
 						.withMessageContaining("size exceeded: 10"));
 				this.redis.node().resume();
-				CompletableFuture.allOf(calls.stream()
-					.map((call) -> call.exceptionally((ex) -> null))
-					.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+				CompletableFuture
+					.allOf(calls.stream()
+						.map((call) -> call.exceptionally((ex) -> null))
+						.toArray(CompletableFuture[]::new))
+					.get(10, TimeUnit.SECONDS);
 				assertThat(guard.waitingCommands()).isZero();
 			});
 	}

@@ -48,10 +48,12 @@ class OutageIntegrationTests {
 			String summary = "lettuce-tuning, " + fault + ": " + timeline.summary() + "; failures: "
 					+ OutageScenario.failures(timeline, 5);
 			System.out.println(summary);
-			// The commands in flight at the kill may fail with Lettuce's own connection reset; the rest
+			// The commands in flight at the kill may fail with Lettuce's own connection
+			// reset; the rest
 			// fail fast with the server named
 			assertThat(OutageScenario.failures(timeline, 100)).as(summary)
-				.anySatisfy((failure) -> assertThat(failure).contains("Redis at " + this.redis.host() + ":" + this.redis.port()));
+				.anySatisfy((failure) -> assertThat(failure)
+					.contains("Redis at " + this.redis.host() + ":" + this.redis.port()));
 			assertThat(timeline.healthDownAfterMs()).as(summary).isBetween(0L, 3000L);
 			assertThat(timeline.longestHealthRequestMs()).as(summary).isLessThanOrEqualTo(3000);
 			assertThat(timeline.longestCommandStartedDuringOutageMs(3000)).as(summary).isBetween(0L, 1000L);
@@ -59,16 +61,20 @@ class OutageIntegrationTests {
 			assertThat(firstSuccess).as(summary).isBetween(0L, 3000L);
 			assertThat(timeline.healthUpAgainAfterMs()).as(summary).isBetween(0L, 3000L);
 			long recovered = timeline.outageEndMs + firstSuccess;
-			assertThat(timeline.failuresStartedAfterMs(recovered)).as("%s; after recovery: %s", summary,
-					OutageScenario.failures(timeline, 100).stream().filter((failure) -> Long.parseLong(
-							failure.substring(0, failure.indexOf(' '))) >= recovered).toList())
+			assertThat(timeline.failuresStartedAfterMs(recovered))
+				.as("%s; after recovery: %s", summary, OutageScenario.failures(timeline, 100)
+					.stream()
+					.filter((failure) -> Long.parseLong(failure.substring(0, failure.indexOf(' '))) >= recovered)
+					.toList())
 				.isZero();
 			assertThat(timeline.mismatches()).as(summary).isZero();
 		});
 	}
 
-	// A host that vanishes without a reset: health and callers as for a frozen server. The
-	// reconnect's SYNs are dropped too, so the kernel's SYN retries (1, 2, 4 s apart) decide
+	// A host that vanishes without a reset: health and callers as for a frozen server.
+	// The
+	// reconnect's SYNs are dropped too, so the kernel's SYN retries (1, 2, 4 s apart)
+	// decide
 	// how soon the first one after the heal gets through.
 	@Test
 	void theStarterAnswersHealthDownFastAndFailsCommandsFastWhenTheServerIsBlackholed() {

@@ -193,8 +193,8 @@ final class OutageScenario {
 		},
 
 		/**
-		 * Packets to the server's port are dropped (the host vanished without a reset), then
-		 * let through again. Needs root and iptables or nft.
+		 * Packets to the server's port are dropped (the host vanished without a reset),
+		 * then let through again. Needs root and iptables or nft.
 		 */
 		BLACKHOLE {
 

@@ -10,9 +10,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
 
 /**
- * What an application saw during one outage: every command and every health request,
- * each with when it started and how long it took, in milliseconds from the start of the
- * load. Written as CSV for the docs' timeline chart.
+ * What an application saw during one outage: every command and every health request, each
+ * with when it started and how long it took, in milliseconds from the start of the load.
+ * Written as CSV for the docs' timeline chart.
  */
 final class OutageTimeline {
 
@@ -48,8 +48,8 @@ final class OutageTimeline {
 	 * ended, from the start of the outage; -1 if none did during the outage.
 	 */
 	long healthDownAfterMs() {
-		return events(Kind.HEALTH, (e) -> e.startMs >= this.outageStartMs && e.outcome == Outcome.DOWN
-				&& e.endMs() <= this.outageEndMs)
+		return events(Kind.HEALTH,
+				(e) -> e.startMs >= this.outageStartMs && e.outcome == Outcome.DOWN && e.endMs() <= this.outageEndMs)
 			.stream()
 			.mapToLong((e) -> e.endMs() - this.outageStartMs)
 			.min()
@@ -61,12 +61,11 @@ final class OutageTimeline {
 	}
 
 	/**
-	 * The longest command among those started at least {@code afterMs} into the outage and
-	 * before it ended.
+	 * The longest command among those started at least {@code afterMs} into the outage
+	 * and before it ended.
 	 */
 	long longestCommandStartedDuringOutageMs(long afterMs) {
-		return events(Kind.COMMAND,
-				(e) -> e.startMs >= this.outageStartMs + afterMs && e.startMs < this.outageEndMs)
+		return events(Kind.COMMAND, (e) -> e.startMs >= this.outageStartMs + afterMs && e.startMs < this.outageEndMs)
 			.stream()
 			.mapToLong(Event::durationMs)
 			.max()
@@ -115,9 +114,18 @@ final class OutageTimeline {
 		StringBuilder csv = new StringBuilder("kind,start_ms,duration_ms,outcome,outage_start_ms,outage_end_ms\n");
 		for (Kind kind : Kind.values()) {
 			for (Event event : events(kind, (e) -> true)) {
-				csv.append(kind.name().toLowerCase(Locale.ROOT)).append(',').append(event.startMs).append(',')
-					.append(event.durationMs).append(',').append(event.outcome.name().toLowerCase(Locale.ROOT))
-					.append(',').append(this.outageStartMs).append(',').append(this.outageEndMs).append('\n');
+				csv.append(kind.name().toLowerCase(Locale.ROOT))
+					.append(',')
+					.append(event.startMs)
+					.append(',')
+					.append(event.durationMs)
+					.append(',')
+					.append(event.outcome.name().toLowerCase(Locale.ROOT))
+					.append(',')
+					.append(this.outageStartMs)
+					.append(',')
+					.append(this.outageEndMs)
+					.append('\n');
 			}
 		}
 		Files.writeString(file, csv);

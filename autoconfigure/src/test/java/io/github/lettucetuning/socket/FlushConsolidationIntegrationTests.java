@@ -38,8 +38,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Flush consolidation against a real server: concurrent commands reach Redis in far fewer
  * reads, every command still gets its own answer, pipelines and transactions work, and a
  * killed connection leaves no command waiting on a flush that never comes.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -71,8 +69,8 @@ class FlushConsolidationIntegrationTests {
 
 		};
 		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class,
-					DataRedisAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withBean("channelCapture", NettyCustomizerContribution.class, () -> channelCapture)
 			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
 					"spring.data.redis.port=" + this.redis.port(), "spring.data.redis.timeout=2s");
@@ -86,7 +84,8 @@ class FlushConsolidationIntegrationTests {
 		Load separate = load("lettuce.tuning.socket.flush-consolidation.enabled=false");
 		assertThat(separate.pipelines()).isNotEmpty()
 			.allSatisfy((names) -> assertThat(names).doesNotContain(FlushConsolidation.HANDLER_NAME));
-		// Without merging, loopback TCP coalesces a few writes (about 2 to 3 commands per read under load);
+		// Without merging, loopback TCP coalesces a few writes (about 2 to 3 commands per
+		// read under load);
 		// merged, a write carries the commands of every thread waiting at that moment.
 		assertThat(merged.commandsPerRead())
 			.as("commands per read, merged %.1f vs separate %.1f", merged.commandsPerRead(), separate.commandsPerRead())
@@ -155,12 +154,14 @@ class FlushConsolidationIntegrationTests {
 					.isNotEqualTo(0L);
 			});
 			assertThat(unexpected.get()).isNull();
-			// A flush lost when the connection dies leaves its command unwritten until it times
+			// A flush lost when the connection dies leaves its command unwritten until it
+			// times
 			// out: a timeout is the symptom of a lost flush, not an acceptable failure.
 			assertThat(timedOut.get()).as("commands that timed out").isZero();
 			assertThat(completed.get() + failed.get()).isEqualTo((long) THREADS * OPERATIONS);
 			// Commands that completed were really written
-			assertThat(Long.parseLong(this.redis.node().commandAsString("DBSIZE"))).isGreaterThanOrEqualTo(completed.get());
+			assertThat(Long.parseLong(this.redis.node().commandAsString("DBSIZE")))
+				.isGreaterThanOrEqualTo(completed.get());
 			template.opsForValue().set("after", "kill");
 			assertThat(template.opsForValue().get("after")).isEqualTo("kill");
 		});
@@ -180,7 +181,8 @@ class FlushConsolidationIntegrationTests {
 		return (RedisOperations<String, String>) operations;
 	}
 
-	// Concurrent SET and GET on many threads; the pipelines of the open channels are read before the context
+	// Concurrent SET and GET on many threads; the pipelines of the open channels are read
+	// before the context
 	// closes them.
 	private Load load(String setting) {
 		this.channels.clear();
@@ -205,8 +207,10 @@ class FlushConsolidationIntegrationTests {
 		return load[0];
 	}
 
-	// Runs OPERATIONS calls of the operation, each with a key of its own, on each of THREADS threads, and meanwhile
-	// the action on this thread. Each command completes or fails within its 2 s timeout, so none waits for a
+	// Runs OPERATIONS calls of the operation, each with a key of its own, on each of
+	// THREADS threads, and meanwhile
+	// the action on this thread. Each command completes or fails within its 2 s timeout,
+	// so none waits for a
 	// flush that never comes; a thread's assertion error fails the test.
 	private static void onManyThreads(Consumer<String> operation, ThrowingRunnable meanwhile) throws Exception {
 		ExecutorService executor = Executors.newFixedThreadPool(THREADS);

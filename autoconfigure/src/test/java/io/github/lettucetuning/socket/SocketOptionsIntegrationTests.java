@@ -22,8 +22,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The socket settings reach the sockets: the options of the live Netty channel, on each
  * transport. Lettuce fixes its transport once per JVM, so NIO and io_uring run in a fresh
  * JVM.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -55,9 +53,11 @@ class SocketOptionsIntegrationTests {
 	@Test
 	void nioInAFreshJvmKeepsKeepAliveWithoutTcpUserTimeout() throws Exception {
 		Map<String, String> probe = probeInFreshJvm("lettuce.tuning.socket.transport=nio");
-		// Lettuce's own keep-alive, which the starter leaves in place, reaches NIO sockets too
+		// Lettuce's own keep-alive, which the starter leaves in place, reaches NIO
+		// sockets too
 		assertThat(probe).containsEntry("channel", "NioSocketChannel")
-			.containsEntry("settings", "transport=nio, keep-alive=idle 13s, interval 13s, count 3, tcp-user-timeout=off")
+			.containsEntry("settings",
+					"transport=nio, keep-alive=idle 13s, interval 13s, count 3, tcp-user-timeout=off")
 			.containsEntry("option.SO_KEEPALIVE", "true")
 			.containsEntry("option.TCP_KEEPIDLE", "13")
 			.doesNotContainKey("option.TCP_USER_TIMEOUT");
@@ -74,9 +74,10 @@ class SocketOptionsIntegrationTests {
 	}
 
 	private Map<String, String> probeInFreshJvm(String... properties) throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), SocketProbe.class.getName(),
-				Integer.toString(this.redis.port())));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+						System.getProperty("java.class.path"), SocketProbe.class.getName(),
+						Integer.toString(this.redis.port())));
 		command.addAll(List.of(properties));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -22,10 +22,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Starts an application against a Redis server, sends one command and prints what the
  * connection's socket really got: transport, channel class and its TCP options. Runs in
- * the test JVM or, for a transport Lettuce must choose before it initialises, as the
- * main class of a fresh JVM.
- *
- * @author lettuce-tuning
+ * the test JVM or, for a transport Lettuce must choose before it initialises, as the main
+ * class of a fresh JVM.
  */
 public final class SocketProbe {
 
@@ -54,7 +52,8 @@ public final class SocketProbe {
 		});
 		Map<String, String> result = new TreeMap<>();
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withBean("captureChannels", ClientResourcesBuilderCustomizer.class, () -> capture)
 			.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + port)
 			.withPropertyValues(properties)
@@ -68,10 +67,12 @@ public final class SocketProbe {
 					.ifAvailable((settings) -> result.put("settings", settings.describe()));
 				Channel channel = channels.get(0);
 				result.put("channel", channel.getClass().getSimpleName());
-				result.put("option.SO_KEEPALIVE", String.valueOf(channel.config().getOption(ChannelOption.SO_KEEPALIVE)));
+				result.put("option.SO_KEEPALIVE",
+						String.valueOf(channel.config().getOption(ChannelOption.SO_KEEPALIVE)));
 				for (String transport : new String[] { "io.netty.channel.epoll.EpollChannelOption",
 						"io.netty.channel.uring.IoUringChannelOption" }) {
-					for (String name : new String[] { "TCP_USER_TIMEOUT", "TCP_KEEPIDLE", "TCP_KEEPINTVL", "TCP_KEEPCNT" }) {
+					for (String name : new String[] { "TCP_USER_TIMEOUT", "TCP_KEEPIDLE", "TCP_KEEPINTVL",
+							"TCP_KEEPCNT" }) {
 						if (ChannelOption.exists(transport + "#" + name)) {
 							Object value = channel.config().getOption(ChannelOption.valueOf(transport + "#" + name));
 							if (value != null) {
@@ -81,8 +82,8 @@ public final class SocketProbe {
 					}
 				}
 				if (channel instanceof NioSocketChannel) {
-					result.put("option.TCP_KEEPIDLE", String.valueOf(
-							channel.config().getOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE))));
+					result.put("option.TCP_KEEPIDLE", String
+						.valueOf(channel.config().getOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE))));
 				}
 			});
 		return result;

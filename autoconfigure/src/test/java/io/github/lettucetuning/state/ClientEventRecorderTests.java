@@ -29,8 +29,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link ClientEventRecorder}.
- *
- * @author lettuce-tuning
  */
 class ClientEventRecorderTests {
 

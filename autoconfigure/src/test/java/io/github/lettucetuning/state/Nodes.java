@@ -10,8 +10,6 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 
 /**
  * Cluster nodes for tests.
- *
- * @author lettuce-tuning
  */
 final class Nodes {
 

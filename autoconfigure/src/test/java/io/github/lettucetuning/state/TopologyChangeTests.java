@@ -12,8 +12,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link TopologyChange}.
- *
- * @author lettuce-tuning
  */
 class TopologyChangeTests {
 

@@ -4,9 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@link Ticker} that only moves when told to, so that tests control time exactly and never sleep.
- *
- * @author lettuce-tuning contributors
+ * {@link Ticker} that only moves when told to, so that tests control time exactly and
+ * never sleep.
  */
 final class ManualTicker implements Ticker {
 

@@ -12,8 +12,6 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 /**
  * Tests for {@link WheelTimerOptions}.
- *
- * @author lettuce-tuning contributors
  */
 class WheelTimerOptionsTests {
 

@@ -27,10 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 /**
- * Tests for {@link WheelTimer}. Nearly all run the wheel without a worker thread and drive it with a
- * {@link ManualTicker}, so nothing sleeps and every bound is exact.
- *
- * @author lettuce-tuning contributors
+ * Tests for {@link WheelTimer}. Nearly all run the wheel without a worker thread and
+ * drive it with a {@link ManualTicker}, so nothing sleeps and every bound is exact.
  */
 class WheelTimerTests {
 
@@ -472,8 +470,10 @@ class WheelTimerTests {
 	@Test
 	@org.junit.jupiter.api.Timeout(60)
 	void concurrentScheduleAndCancelNearTheLimitIsNeverRejected() throws Exception {
-		// No tick ever refreshes the stripes' shares, so after the first few hundred operations every call sums all
-		// stripes while the other threads keep counting; at most 8 timeouts are ever pending.
+		// No tick ever refreshes the stripes' shares, so after the first few hundred
+		// operations every call sums all
+		// stripes while the other threads keep counting; at most 8 timeouts are ever
+		// pending.
 		WheelTimer timer = manualTimer(WheelTimerOptions.builder().maxPendingTimeouts(64));
 		int threads = 8;
 		AtomicInteger rejected = new AtomicInteger();
@@ -501,10 +501,8 @@ class WheelTimerTests {
 	@Test
 	@org.junit.jupiter.api.Timeout(30)
 	void workerThreadFiresTimeoutsNotBeforeTheirDeadline() throws Exception {
-		WheelTimer timer = new WheelTimer(WheelTimerOptions.builder()
-			.tickDuration(Duration.ofMillis(1))
-			.threadName("wheel-timer-smoke")
-			.build());
+		WheelTimer timer = new WheelTimer(
+				WheelTimerOptions.builder().tickDuration(Duration.ofMillis(1)).threadName("wheel-timer-smoke").build());
 		this.timers.add(timer);
 		int count = 50;
 		CountDownLatch fired = new CountDownLatch(count);
@@ -621,9 +619,10 @@ class WheelTimerTests {
 		long ticksWhileWaiting = timer.workerTicks();
 		assertThat(fired.await(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(firedAfter.get()).isGreaterThanOrEqualTo(delayNanos);
-		// One tick to link the timeout, one quiet tick before sleeping, one to expire it: not 300.
-		assertThat(timer.workerTicks()).as("ticks processed for one timeout 300 ticks away").isLessThanOrEqualTo(
-				ticksWhileWaiting + 2);
+		// One tick to link the timeout, one quiet tick before sleeping, one to expire it:
+		// not 300.
+		assertThat(timer.workerTicks()).as("ticks processed for one timeout 300 ticks away")
+			.isLessThanOrEqualTo(ticksWhileWaiting + 2);
 		assertThat(ticksWhileWaiting).isLessThanOrEqualTo(5);
 	}
 
@@ -632,8 +631,10 @@ class WheelTimerTests {
 	void noWakeUpIsLostWhenSchedulingRacesTheWorkerFallingAsleep() throws Exception {
 		WheelTimer timer = new WheelTimer(WheelTimerOptions.builder().tickDuration(Duration.ofMillis(1)).build());
 		this.timers.add(timer);
-		// Each timeout is scheduled right after the previous one fired, while the worker processes the quiet tick
-		// after it and decides to sleep: a lost wake-up leaves the worker asleep with an empty wheel for good.
+		// Each timeout is scheduled right after the previous one fired, while the worker
+		// processes the quiet tick
+		// after it and decides to sleep: a lost wake-up leaves the worker asleep with an
+		// empty wheel for good.
 		for (int round = 0; round < 2000; round++) {
 			CountDownLatch fired = new CountDownLatch(2);
 			Thread other = new Thread(() -> timer.newTimeout((timeout) -> fired.countDown(), 0, TimeUnit.MILLISECONDS));
@@ -694,16 +695,12 @@ class WheelTimerTests {
 
 	/**
 	 * When a timeout of the given delay fired, relative to when it was scheduled.
-	 *
-	 * @author lettuce-tuning contributors
 	 */
 	private record FiredAt(long delayMillis, long elapsedNanos) {
 	}
 
 	/**
 	 * Task counting its runs and cancellations.
-	 *
-	 * @author lettuce-tuning contributors
 	 */
 	private static final class RecordingTask implements TimerTask {
 
@@ -733,8 +730,6 @@ class WheelTimerTests {
 
 	/**
 	 * Captures what an action throws on another thread.
-	 *
-	 * @author lettuce-tuning contributors
 	 */
 	private static final class CompletableThrowable {
 

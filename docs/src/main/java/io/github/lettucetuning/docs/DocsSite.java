@@ -20,8 +20,6 @@ import org.commonmark.renderer.html.HtmlRenderer;
 /**
  * Renders every Markdown page of the docs folder to HTML, links between pages rewritten
  * to point at the rendered pages, images copied along.
- *
- * @author lettuce-tuning
  */
 public final class DocsSite {
 

@@ -18,8 +18,6 @@ import org.commonmark.node.Text;
 /**
  * Finds relative links and images in Markdown pages that point at a missing file or a
  * missing heading.
- *
- * @author lettuce-tuning
  */
 public final class LinkChecker {
 

@@ -13,11 +13,9 @@ import java.util.Map;
 import com.jayway.jsonpath.JsonPath;
 
 /**
- * Generates the property reference page from the configuration metadata that the
- * build writes for the auto-configuration module, so that the page cannot drift from
- * the code. Run {@code make docs} to regenerate it.
- *
- * @author lettuce-tuning
+ * Generates the property reference page from the configuration metadata that the build
+ * writes for the auto-configuration module, so that the page cannot drift from the code.
+ * Run {@code make docs} to regenerate it.
  */
 public final class PropertyReference {
 
@@ -25,7 +23,8 @@ public final class PropertyReference {
 
 	static final String PAGE = "configuration-properties.md";
 
-	// Hand-written: why defaults differ from Boot's and Lettuce's, and where removed keys went.
+	// Hand-written: why defaults differ from Boot's and Lettuce's, and where removed keys
+	// went.
 	static final String TUNED_DEFAULTS = "tuned-defaults.md";
 
 	private PropertyReference() {

@@ -11,10 +11,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keeps the docs honest: the property reference is current, every property is
- * described, and every link between pages resolves.
- *
- * @author lettuce-tuning
+ * Keeps the docs honest: the property reference is current, every property is described,
+ * and every link between pages resolves.
  */
 class DocsTests {
 

@@ -10,10 +10,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.cache.annotation.EnableCaching;
 
 /**
- * A small shop on Redis: a cached catalog, a visit counter, a leaderboard, orders
- * placed in a transaction and a job queue drained with a blocking pop.
- *
- * @author lettuce-tuning
+ * A small shop on Redis: a cached catalog, a visit counter, a leaderboard, orders placed
+ * in a transaction and a job queue drained with a blocking pop.
  */
 @SpringBootApplication
 @EnableCaching

@@ -18,8 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The side-by-side demo runs each setup against a real Redis, prints the comparison,
  * writes the chart and ends with the tuned application's summary.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(180)
@@ -38,9 +36,11 @@ class DemoIntegrationTests {
 		int exitCode;
 		System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
 		try {
-			exitCode = ComparisonDemo.run(SampleApplication.class, new String[] { "--demo", "--demo.setups=stock,shared",
-					"--demo.warmup=1s", "--demo.duration=2s", "--demo.threads=8", "--demo.output-directory=" + output,
-					"--spring.data.redis.host=" + this.redis.host(), "--spring.data.redis.port=" + this.redis.port() });
+			exitCode = ComparisonDemo.run(SampleApplication.class,
+					new String[] { "--demo", "--demo.setups=stock,shared", "--demo.warmup=1s", "--demo.duration=2s",
+							"--demo.threads=8", "--demo.output-directory=" + output,
+							"--spring.data.redis.host=" + this.redis.host(),
+							"--spring.data.redis.port=" + this.redis.port() });
 		}
 		finally {
 			System.setOut(original);

@@ -19,10 +19,8 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample shop against a real redis-server: every endpoint does its work in Redis,
- * and the health endpoint reports it.
- *
- * @author lettuce-tuning
+ * The sample shop against a real redis-server: every endpoint does its work in Redis, and
+ * the health endpoint reports it.
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -45,7 +43,8 @@ class SampleApplicationIntegrationTests {
 			.properties("server.port=0", "spring.data.redis.host=" + this.redis.host(),
 					"spring.data.redis.port=" + this.redis.port())
 			.run();
-		this.http = RestClient.create("http://localhost:" + this.context.getEnvironment().getProperty("local.server.port"));
+		this.http = RestClient
+			.create("http://localhost:" + this.context.getEnvironment().getProperty("local.server.port"));
 	}
 
 	@AfterEach

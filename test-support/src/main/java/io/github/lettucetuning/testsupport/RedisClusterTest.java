@@ -17,8 +17,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>
  * The cluster is shared by every test of the class: killed nodes should be restarted,
  * paused nodes resumed and data flushed by the test that changed them.
- *
- * @author lettuce-tuning contributors
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -11,14 +11,12 @@ import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Runs a master, a replica and three Sentinels for the annotated test class. Tests receive
- * it as a {@link RedisSentinelTopology} parameter or a field annotated with
+ * Runs a master, a replica and three Sentinels for the annotated test class. Tests
+ * receive it as a {@link RedisSentinelTopology} parameter or a field annotated with
  * {@link RedisServer}.
  * <p>
  * The topology is shared by every test of the class: after a failover the roles stay
  * swapped, so tests should ask {@link RedisSentinelTopology#master()} rather than assume.
- *
- * @author lettuce-tuning contributors
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -12,8 +12,6 @@ import java.lang.annotation.Target;
  * {@link io.github.lettucetuning.testsupport.topology.RedisSentinelTopology} or
  * {@link io.github.lettucetuning.testsupport.topology.RedisClusterTopology} to receive
  * the topology started for the test class.
- *
- * @author lettuce-tuning contributors
  */
 @Target(ElementType.FIELD)
 @Retention(RetentionPolicy.RUNTIME)

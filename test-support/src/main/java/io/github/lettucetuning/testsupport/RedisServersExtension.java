@@ -19,16 +19,15 @@ import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.commons.support.ModifierSupport;
 
 /**
- * Starts the topologies requested by {@link RedisStandaloneTest}, {@link RedisSentinelTest}
- * and {@link RedisClusterTest} once per test class and stops them after the class.
+ * Starts the topologies requested by {@link RedisStandaloneTest},
+ * {@link RedisSentinelTest} and {@link RedisClusterTest} once per test class and stops
+ * them after the class.
  * <p>
  * A topology lives in the store of the class that declares the annotation, so it is also
  * closed when a test or callback fails, and {@code @Nested} classes share the topology of
  * their enclosing class. Tests get it by parameter injection (constructor,
  * {@code @BeforeAll}, {@code @BeforeEach} and test methods) or through fields annotated
  * with {@link RedisServer}.
- *
- * @author lettuce-tuning contributors
  */
 public class RedisServersExtension
 		implements BeforeAllCallback, AfterAllCallback, TestInstancePostProcessor, ParameterResolver {
@@ -39,7 +38,8 @@ public class RedisServersExtension
 	public void beforeAll(ExtensionContext context) {
 		for (TopologyKind kind : TopologyKind.values()) {
 			if (isDeclaredOn(context.getRequiredTestClass(), kind)) {
-				// Start eagerly so start-up time and failures belong to the class, not a test
+				// Start eagerly so start-up time and failures belong to the class, not a
+				// test
 				topology(context, kind);
 			}
 		}
@@ -78,11 +78,12 @@ public class RedisServersExtension
 
 	private RedisTopology topology(ExtensionContext context, TopologyKind kind) {
 		ExtensionContext declaring = declaringContext(context, kind)
-			.orElseThrow(() -> new ExtensionConfigurationException("A " + kind.type().getSimpleName()
-					+ " needs @" + kind.annotation().getSimpleName() + " on the test class or an enclosing class"));
+			.orElseThrow(() -> new ExtensionConfigurationException("A " + kind.type().getSimpleName() + " needs @"
+					+ kind.annotation().getSimpleName() + " on the test class or an enclosing class"));
 		var attributes = AnnotationSupport.findAnnotation(declaring.getRequiredTestClass(), kind.annotation())
 			.orElseThrow();
-		return declaring.getStore(NAMESPACE).computeIfAbsent(kind, (key) -> kind.start(attributes), RedisTopology.class);
+		return declaring.getStore(NAMESPACE)
+			.computeIfAbsent(kind, (key) -> kind.start(attributes), RedisTopology.class);
 	}
 
 	private void injectFields(ExtensionContext context, @Nullable Object testInstance) {

@@ -16,8 +16,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>
  * The server is shared by every test of the class: flushing data ({@code FLUSHALL}) and
  * resuming paused nodes between tests is the test's job.
- *
- * @author lettuce-tuning contributors
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -13,10 +13,8 @@ import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.github.lettucetuning.testsupport.topology.RedisTopology;
 
 /**
- * The topologies the extension can start: which annotation asks for it, which type a
- * test receives and how it is started from the annotation attributes.
- *
- * @author lettuce-tuning contributors
+ * The topologies the extension can start: which annotation asks for it, which type a test
+ * receives and how it is started from the annotation attributes.
  */
 enum TopologyKind {
 

@@ -1,5 +1,6 @@
 /**
- * JUnit Jupiter extension and annotations that run real {@code redis-server} topologies for a test class.
+ * JUnit Jupiter extension and annotations that run real {@code redis-server} topologies
+ * for a test class.
  */
 @NullMarked
 package io.github.lettucetuning.testsupport;

@@ -17,8 +17,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Checks that closing topologies leaves no process, port or directory behind, including
  * nodes that were paused, killed or added along the way.
- *
- * @author lettuce-tuning contributors
  */
 class ProcessLeakIntegrationTests {
 

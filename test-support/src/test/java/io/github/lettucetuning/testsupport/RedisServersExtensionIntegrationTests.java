@@ -29,8 +29,6 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 /**
  * Runs sample test classes with the JUnit engine to check the extension's lifecycle.
- *
- * @author lettuce-tuning contributors
  */
 class RedisServersExtensionIntegrationTests {
 

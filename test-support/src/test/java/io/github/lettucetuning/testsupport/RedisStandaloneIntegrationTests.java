@@ -21,8 +21,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Integration tests for {@link RedisStandaloneTest} and the {@link RedisNode} operations
  * on a password protected server.
- *
- * @author lettuce-tuning contributors
  */
 @RedisStandaloneTest(password = "s3cret", aclUsers = "app:app-pw")
 class RedisStandaloneIntegrationTests {

@@ -39,8 +39,7 @@ public final class LettuceTuningRuntimeHints implements RuntimeHintsRegistrar {
 	/**
 	 * Instantiated by Spring Boot from {@code META-INF/spring.factories}.
 	 */
-	static final String[] FACTORIES = {
-			"io.github.lettucetuning.autoconfigure.diagnostics.VersionFloorCheck",
+	static final String[] FACTORIES = { "io.github.lettucetuning.autoconfigure.diagnostics.VersionFloorCheck",
 			"io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyFailureAnalyzer",
 			"io.github.lettucetuning.autoconfigure.diagnostics.UnsupportedVersionFailureAnalyzer" };
 
@@ -53,13 +52,10 @@ public final class LettuceTuningRuntimeHints implements RuntimeHintsRegistrar {
 		hints.reflection().registerType(TypeReference.of(WHEEL_TIMER), (type) -> type.withField("lifecycle"));
 		hints.reflection().registerType(TypeReference.of(WHEEL_TIMEOUT), (type) -> type.withField("state"));
 		hints.reflection()
-			.registerType(TypeReference.of(STRIPE_FIELDS), (type) -> type.withField("queued")
-				.withField("cancelled")
-				.withField("added")
-				.withField("removed"));
+			.registerType(TypeReference.of(STRIPE_FIELDS),
+					(type) -> type.withField("queued").withField("cancelled").withField("added").withField("removed"));
 		for (String factory : FACTORIES) {
-			hints.reflection()
-				.registerType(TypeReference.of(factory), MemberCategory.INVOKE_DECLARED_CONSTRUCTORS);
+			hints.reflection().registerType(TypeReference.of(factory), MemberCategory.INVOKE_DECLARED_CONSTRUCTORS);
 		}
 	}
 

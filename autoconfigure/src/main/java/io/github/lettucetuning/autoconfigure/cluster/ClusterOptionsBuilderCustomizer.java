@@ -19,8 +19,6 @@ import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBui
  * {@code spring.data.redis.lettuce.cluster.refresh.*}) and keeps them, except that
  * periodic refresh is switched on every 30 s when the application set no
  * {@code spring.data.redis.lettuce.cluster.refresh.period}. Adds the node filter.
- *
- * @author lettuce-tuning
  */
 final class ClusterOptionsBuilderCustomizer implements LettuceClientOptionsBuilderCustomizer {
 

@@ -12,15 +12,14 @@ import org.springframework.core.env.Environment;
  * Tunes Redis Cluster client options: periodic topology refresh by default and a node
  * filter that leaves failed nodes out.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
 public final class LettuceTuningClusterConfiguration {
 
 	/**
-	 * The order of lettuce-tuning's cluster options customizer: early, so that customizers
-	 * without an order, the usual case for the user's, run after it.
+	 * The order of lettuce-tuning's cluster options customizer: early, so that
+	 * customizers without an order, the usual case for the user's, run after it.
 	 */
 	public static final int CUSTOMIZER_ORDER = 0;
 

@@ -17,7 +17,6 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
  * connections to a replaced master when Sentinel announces the switch, so that they
  * reconnect to the new one.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)

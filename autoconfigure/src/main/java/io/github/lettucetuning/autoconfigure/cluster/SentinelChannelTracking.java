@@ -14,8 +14,6 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
  * Redis is reached through Sentinel ({@code spring.data.redis.sentinel.*}, connection
  * details or a {@link RedisSentinelConfiguration} bean), so that connections can be moved
  * at a failover. Other modes do not track channels.
- *
- * @author lettuce-tuning
  */
 final class SentinelChannelTracking implements NettyCustomizerContribution {
 

@@ -26,8 +26,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConverters;
  * Runs a {@link SentinelFailoverWatcher} while the application runs, when the connection
  * factory is a Lettuce factory defined through Sentinel. Starts after the factory and
  * stops before it.
- *
- * @author lettuce-tuning
  */
 final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
 
@@ -43,7 +41,8 @@ final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
 
 	private @Nullable SentinelFailoverWatcher watcher;
 
-	// Stopping shuts a client down, which blocks: a lock that does not pin a virtual thread.
+	// Stopping shuts a client down, which blocks: a lock that does not pin a virtual
+	// thread.
 	private final ReentrantLock lock = new ReentrantLock();
 
 	SentinelFailoverWatcherLifecycle(ObjectProvider<RedisConnectionFactory> connectionFactory,

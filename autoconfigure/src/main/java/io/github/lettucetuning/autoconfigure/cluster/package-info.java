@@ -1,5 +1,6 @@
 /**
- * Wiring of the Redis Cluster options: topology refresh, redirects, membership and node filter.
+ * Wiring of the Redis Cluster options: topology refresh, redirects, membership and node
+ * filter.
  */
 @NullMarked
 package io.github.lettucetuning.autoconfigure.cluster;

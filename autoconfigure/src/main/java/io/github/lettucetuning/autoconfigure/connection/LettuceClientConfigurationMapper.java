@@ -21,10 +21,10 @@ import org.springframework.util.StringUtils;
 /**
  * Turns {@code spring.data.redis.*} into the {@link LettuceClientConfiguration} Spring
  * Boot's own factory would get, so that the starter honours every Boot property with
- * Boot's meaning. The one addition: without a client name the application's name is
- * used. The application's customizers run after the mapping, configuration customizers
- * last, so that its code overrides any mapped value. {@code BootMappingParityTests}
- * holds the result against Boot's.
+ * Boot's meaning. The one addition: without a client name the application's name is used.
+ * The application's customizers run after the mapping, configuration customizers last, so
+ * that its code overrides any mapped value. {@code BootMappingParityTests} holds the
+ * result against Boot's.
  */
 final class LettuceClientConfigurationMapper {
 
@@ -61,8 +61,8 @@ final class LettuceClientConfigurationMapper {
 		if (usesSsl()) {
 			builder.useSsl();
 		}
-		builder.clientOptions(new LettuceClientOptionsMapper(this.properties, this.sslBundle).map(cluster,
-				optionsCustomizers));
+		builder.clientOptions(
+				new LettuceClientOptionsMapper(this.properties, this.sslBundle).map(cluster, optionsCustomizers));
 		builder.clientResources(clientResources);
 		configurationCustomizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

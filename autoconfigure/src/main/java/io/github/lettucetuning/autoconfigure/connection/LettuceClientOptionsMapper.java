@@ -42,15 +42,15 @@ final class LettuceClientOptionsMapper {
 	 */
 	ClientOptions map(boolean cluster, ObjectProvider<LettuceClientOptionsBuilderCustomizer> customizers) {
 		ClientOptions.Builder builder = cluster
-				? ClusterClientOptions.builder().topologyRefreshOptions(topologyRefresh())
-				: ClientOptions.builder();
+				? ClusterClientOptions.builder().topologyRefreshOptions(topologyRefresh()) : ClientOptions.builder();
 		PropertyMapper map = PropertyMapper.get();
 		// Only a set connect timeout replaces Lettuce's socket options.
 		map.from(this.properties::getConnectTimeout)
 			.as((timeout) -> SocketOptions.builder().connectTimeout(timeout).build())
 			.to(builder::socketOptions);
 		map.from(this.sslBundle).as(LettuceClientOptionsMapper::sslOptions).to(builder::sslOptions);
-		// Commands expire after the command timeout instead of waiting for a reply forever.
+		// Commands expire after the command timeout instead of waiting for a reply
+		// forever.
 		builder.timeoutOptions(TimeoutOptions.enabled());
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

@@ -36,7 +36,6 @@ import org.springframework.util.ClassUtils;
  * built from Boot's connection details, {@code spring.data.redis.*} properties and every
  * Boot customizer bean.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
@@ -45,8 +44,8 @@ public final class LettuceTuningConnectionConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(RedisConnectionFactory.class)
 	LettuceTuningConnectionFactory redisConnectionFactory(LettuceTuningProperties tuning,
-			DataRedisProperties properties, DataRedisConnectionDetails connectionDetails, ClientResources clientResources,
-			Environment environment, ResourceLoader resourceLoader,
+			DataRedisProperties properties, DataRedisConnectionDetails connectionDetails,
+			ClientResources clientResources, Environment environment, ResourceLoader resourceLoader,
 			ObjectProvider<RedisStandaloneConfiguration> standalone,
 			ObjectProvider<RedisSentinelConfiguration> sentinel, ObjectProvider<RedisClusterConfiguration> cluster,
 			ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
@@ -58,8 +57,8 @@ public final class LettuceTuningConnectionConfiguration {
 				connectionDetails.getSslBundle(), environment.getProperty("spring.application.name"))
 			.map(configuration instanceof ClusterConfiguration, clientResources, optionsCustomizers,
 					configurationCustomizers);
-		LettuceTuningConnectionFactory factory = LettuceTuningConnectionFactory.of(configuration,
-				clientConfiguration, tuning.getConnection().getMode(), SharedConnectionCount.of(tuning),
+		LettuceTuningConnectionFactory factory = LettuceTuningConnectionFactory.of(configuration, clientConfiguration,
+				tuning.getConnection().getMode(), SharedConnectionCount.of(tuning),
 				tuning.getConnection().getMulti().getSelection());
 		configureDedicatedConnections(factory, tuning, properties, ExplicitProperties.of(environment),
 				ClassUtils.isPresent("org.apache.commons.pool2.ObjectPool", resourceLoader.getClassLoader()));

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 
 /**
- * How long a caller waits for a dedicated connection when the pool is exhausted. One
- * rule for the pool and for the endpoint that reports it.
+ * How long a caller waits for a dedicated connection when the pool is exhausted. One rule
+ * for the pool and for the endpoint that reports it.
  *
  * @since 0.1.0
  */
@@ -31,8 +31,8 @@ public final class PoolMaxWait {
 
 	/**
 	 * Return the effective wait. A {@code spring.data.redis.lettuce.pool.max-wait} the
-	 * application set is used as it is, a negative one (wait forever) included: that is
-	 * a choice. Left at Boot's default of -1, the wait is 2 s, or in pooled mode the
+	 * application set is used as it is, a negative one (wait forever) included: that is a
+	 * choice. Left at Boot's default of -1, the wait is 2 s, or in pooled mode the
 	 * command timeout. In pooled mode every command waits for a connection, and with far
 	 * more threads than connections commons-pool2's unfair hand-over lets a returning
 	 * thread borrow again ahead of parked ones, so a 2 s bound fails callers of a healthy

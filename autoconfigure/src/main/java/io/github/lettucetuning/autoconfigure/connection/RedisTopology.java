@@ -19,11 +19,11 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 
 /**
- * Where Redis is, as the Spring Data configuration the factory connects with. The
- * order is the one Spring Boot documents, so that swapping Boot's factory for ours never
- * points an application at other servers: Sentinel, then cluster, then static
- * master/replica, then standalone; for each, a configuration bean the application
- * declares comes before what the connection details describe.
+ * Where Redis is, as the Spring Data configuration the factory connects with. The order
+ * is the one Spring Boot documents, so that swapping Boot's factory for ours never points
+ * an application at other servers: Sentinel, then cluster, then static master/replica,
+ * then standalone; for each, a configuration bean the application declares comes before
+ * what the connection details describe.
  */
 final class RedisTopology {
 
@@ -111,7 +111,8 @@ final class RedisTopology {
 	}
 
 	private static List<RedisNode> redisNodes(List<Node> nodes) {
-		return nodes.stream().map((node) -> RedisNode.newRedisNode().listeningAt(node.host(), node.port()).build())
+		return nodes.stream()
+			.map((node) -> RedisNode.newRedisNode().listeningAt(node.host(), node.port()).build())
 			.toList();
 	}
 

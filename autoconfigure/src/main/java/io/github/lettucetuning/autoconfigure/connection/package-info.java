@@ -1,5 +1,6 @@
 /**
- * Wiring of the connection factory: Boot's connection settings mapped onto lettuce-tuning's factory and its modes.
+ * Wiring of the connection factory: Boot's connection settings mapped onto
+ * lettuce-tuning's factory and its modes.
  */
 @NullMarked
 package io.github.lettucetuning.autoconfigure.connection;

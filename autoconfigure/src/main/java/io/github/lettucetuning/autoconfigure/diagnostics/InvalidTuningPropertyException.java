@@ -10,7 +10,6 @@ import org.jspecify.annotations.Nullable;
  * {@link org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException}
  * instead.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public class InvalidTuningPropertyException extends RuntimeException {
@@ -25,7 +24,8 @@ public class InvalidTuningPropertyException extends RuntimeException {
 
 	/**
 	 * Create a new exception.
-	 * @param property the full name of the property, e.g. {@code lettuce.tuning.connection.mode}
+	 * @param property the full name of the property, e.g.
+	 * {@code lettuce.tuning.connection.mode}
 	 * @param value the rejected value
 	 * @param reason why the value cannot work, e.g. "it must be positive"
 	 * @param action how to fix the configuration

@@ -6,8 +6,6 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 /**
  * Explains an {@link InvalidTuningPropertyException}: which property, which value, and
  * how to fix it.
- *
- * @author lettuce-tuning
  */
 class InvalidTuningPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidTuningPropertyException> {
 

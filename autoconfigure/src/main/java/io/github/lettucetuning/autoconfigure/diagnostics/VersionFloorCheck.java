@@ -27,7 +27,10 @@ class VersionFloorCheck implements EnvironmentPostProcessor, Ordered {
 
 	static final String BOOT_PROPERTIES_CLASS = "org.springframework.boot.data.redis.autoconfigure.DataRedisProperties";
 
-	/** Present from Spring Boot 4.1 on (the {@code spring.data.redis.listener.*} properties). */
+	/**
+	 * Present from Spring Boot 4.1 on (the {@code spring.data.redis.listener.*}
+	 * properties).
+	 */
 	static final String BOOT_4_1_MARKER = BOOT_PROPERTIES_CLASS + "$Listener";
 
 	static final String LETTUCE_CLIENT_CLASS = "io.lettuce.core.RedisClient";

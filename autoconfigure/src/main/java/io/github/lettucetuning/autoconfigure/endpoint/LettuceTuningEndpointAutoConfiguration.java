@@ -37,7 +37,6 @@ import org.springframework.core.env.Environment;
 /**
  * Auto-configuration of the read-only {@code lettuce} Actuator endpoint.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @AutoConfiguration(after = LettuceTuningAutoConfiguration.class)
@@ -82,7 +81,8 @@ public final class LettuceTuningEndpointAutoConfiguration {
 			ListableBeanFactory beanFactory) {
 		boolean unbounded = false;
 		for (String name : REDIS_HEALTH_BEANS) {
-			unbounded = unbounded || (beanFactory.containsBean(name) && !beanFactory.isTypeMatch(name, LettuceHealthIndicator.class));
+			unbounded = unbounded
+					|| (beanFactory.containsBean(name) && !beanFactory.isTypeMatch(name, LettuceHealthIndicator.class));
 		}
 		return new EffectiveConfiguration.Health(indicator != null, (indicator != null) ? indicator.getTimeout() : null,
 				unbounded);

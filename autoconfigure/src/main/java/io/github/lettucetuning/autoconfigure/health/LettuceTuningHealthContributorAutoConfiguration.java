@@ -27,11 +27,11 @@ import org.springframework.context.annotation.Bean;
  * blocking indicator serves servlet and reactive applications alike: Boot's reactive
  * health endpoint runs blocking indicators off the event loop.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
-@AutoConfiguration(after = LettuceTuningAutoConfiguration.class, before = {
-		DataRedisHealthContributorAutoConfiguration.class, DataRedisReactiveHealthContributorAutoConfiguration.class })
+@AutoConfiguration(after = LettuceTuningAutoConfiguration.class,
+		before = { DataRedisHealthContributorAutoConfiguration.class,
+				DataRedisReactiveHealthContributorAutoConfiguration.class })
 @ConditionalOnClass({ RedisClient.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(LettuceTuningConnectionFactory.class)
 @ConditionalOnEnabledHealthIndicator("redis")

@@ -11,8 +11,6 @@ import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderC
  * {@link CommandLatencyRecorder} bean (lettuce-tuning's Micrometer recorder, or the
  * user's), else {@link CommandLatencyRecorder#disabled()}. Either way Lettuce's default
  * HdrHistogram collector is never created.
- *
- * @author lettuce-tuning
  */
 final class CommandLatencyRecorderCustomizer implements ClientResourcesBuilderCustomizer {
 

@@ -35,11 +35,10 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.Order;
 
 /**
- * Auto-configuration of Lettuce command latency metrics with Spring Boot 3's meter
- * names and of lettuce-tuning's own meters; without Micrometer, command latencies are
- * not recorded at all.
+ * Auto-configuration of Lettuce command latency metrics with Spring Boot 3's meter names
+ * and of lettuce-tuning's own meters; without Micrometer, command latencies are not
+ * recorded at all.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @AutoConfiguration(before = DataRedisAutoConfiguration.class, after = LettuceTuningAutoConfiguration.class,
@@ -64,7 +63,8 @@ public final class LettuceTuningMetricsAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "lettuce.tuning.metrics.command-latency.enabled", matchIfMissing = true)
 	static class CommandLatencyConfiguration {
 
-		// Lettuce's defaults; an application's MicrometerOptions bean tunes histogram, percentiles and tags.
+		// Lettuce's defaults; an application's MicrometerOptions bean tunes histogram,
+		// percentiles and tags.
 		@Bean
 		@ConditionalOnMissingBean
 		MicrometerOptions lettuceTuningMicrometerOptions() {

@@ -14,16 +14,17 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 
 /**
- * Lets Spring Boot's observation customizer (from {@code LettuceObservationAutoConfiguration})
- * customize the client resources as before, except that the {@link MicrometerTracing} it
- * sets is guarded. Boot builds the tracing inside the customizer, so the builder it is
- * given is where the tracing can be reached; the builder is an interface, and the one
- * handed over forwards every call, replacing only the tracing. Other customizers, the
- * application's included, are left as they are.
+ * Lets Spring Boot's observation customizer (from
+ * {@code LettuceObservationAutoConfiguration}) customize the client resources as before,
+ * except that the {@link MicrometerTracing} it sets is guarded. Boot builds the tracing
+ * inside the customizer, so the builder it is given is where the tracing can be reached;
+ * the builder is an interface, and the one handed over forwards every call, replacing
+ * only the tracing. Other customizers, the application's included, are left as they are.
  */
 final class TracingGuardPostProcessor implements BeanPostProcessor {
 
-	// Boot's customizer is a lambda of this class; its name is all a post-processor can see.
+	// Boot's customizer is a lambda of this class; its name is all a post-processor can
+	// see.
 	static final String BOOT_OBSERVATION_CONFIGURATION = "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration";
 
 	@Override

@@ -24,9 +24,9 @@ public final class LettuceTuningResilienceConfiguration {
 	@Bean
 	OutageGuard lettuceTuningOutageGuard(LettuceTuningProperties properties) {
 		LettuceTuningProperties.Resilience resilience = properties.getResilience();
-		return new OutageGuard(new OutageOptions(resilience.getFailFast().isEnabled(),
-				resilience.getFailFast().getGrace(), resilience.getStallDetection().isEnabled(),
-				resilience.getStallDetection().getTimeout()));
+		return new OutageGuard(
+				new OutageOptions(resilience.getFailFast().isEnabled(), resilience.getFailFast().getGrace(),
+						resilience.getStallDetection().isEnabled(), resilience.getStallDetection().getTimeout()));
 	}
 
 	@Bean

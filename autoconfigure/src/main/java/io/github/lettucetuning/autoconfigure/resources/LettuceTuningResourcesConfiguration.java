@@ -14,11 +14,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
 /**
- * Publishes the Lettuce {@link ClientResources} in place of Spring Boot's, built with
- * the command-expiry timer and every {@link ClientResourcesBuilderCustomizer} (ours
- * first, so the user's win), and shut down with the context before its timer stops.
+ * Publishes the Lettuce {@link ClientResources} in place of Spring Boot's, built with the
+ * command-expiry timer and every {@link ClientResourcesBuilderCustomizer} (ours first, so
+ * the user's win), and shut down with the context before its timer stops.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)

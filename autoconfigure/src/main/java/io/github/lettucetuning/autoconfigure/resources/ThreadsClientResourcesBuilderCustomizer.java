@@ -14,8 +14,6 @@ import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderC
  * Sizes Lettuce's I/O and computation thread pools. In multi mode the I/O pool gets at
  * least one thread per shared connection, since each connection is served by one event
  * loop and fewer loops than connections would serialise their I/O.
- *
- * @author lettuce-tuning
  */
 final class ThreadsClientResourcesBuilderCustomizer implements ClientResourcesBuilderCustomizer {
 

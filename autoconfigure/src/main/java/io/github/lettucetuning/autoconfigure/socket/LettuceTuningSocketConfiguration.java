@@ -20,12 +20,10 @@ import org.springframework.core.annotation.Order;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * Chooses the Netty transport, applies TCP_USER_TIMEOUT to every
- * Lettuce connection, publishing the {@link EffectiveSocketSettings} that took effect,
- * merges the flushes of concurrent commands ({@link FlushConsolidation}), and caps the
- * reconnect backoff.
+ * Chooses the Netty transport, applies TCP_USER_TIMEOUT to every Lettuce connection,
+ * publishing the {@link EffectiveSocketSettings} that took effect, merges the flushes of
+ * concurrent commands ({@link FlushConsolidation}), and caps the reconnect backoff.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
@@ -73,8 +71,7 @@ public final class LettuceTuningSocketConfiguration {
 	@Order(CUSTOMIZER_ORDER)
 	SocketOptionsBuilderCustomizer lettuceTuningSocketOptionsCustomizer(EffectiveSocketSettings settings,
 			LettuceTuningProperties properties) {
-		return new SocketOptionsBuilderCustomizer(settings,
-				properties.getSocket().getTcpUserTimeout().getDuration());
+		return new SocketOptionsBuilderCustomizer(settings, properties.getSocket().getTcpUserTimeout().getDuration());
 	}
 
 	@Bean
@@ -87,7 +84,8 @@ public final class LettuceTuningSocketConfiguration {
 	@Bean
 	NettyCustomizerContribution lettuceTuningFlushConsolidation(LettuceTuningProperties properties) {
 		LettuceTuningProperties.FlushConsolidation flush = properties.getSocket().getFlushConsolidation();
-		@Nullable FlushConsolidation consolidation = flush.isEnabled() ? new FlushConsolidation(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES) : null;
+		@Nullable FlushConsolidation consolidation = flush.isEnabled()
+				? new FlushConsolidation(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES) : null;
 		return () -> consolidation;
 	}
 

@@ -4,12 +4,11 @@ import io.lettuce.core.resource.NettyCustomizer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Netty customizer lettuce-tuning puts on the client resources. Lettuce has one slot for
- * it, so the contributions are combined, in bean order, into one
+ * A Netty customizer lettuce-tuning puts on the client resources. Lettuce has one slot
+ * for it, so the contributions are combined, in bean order, into one
  * {@link io.github.lettucetuning.socket.CompositeNettyCustomizer} by a single
  * {@code ClientResourcesBuilderCustomizer}.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @FunctionalInterface

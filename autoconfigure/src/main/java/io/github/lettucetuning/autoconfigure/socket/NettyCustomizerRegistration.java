@@ -13,8 +13,6 @@ import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderC
 /**
  * Puts every {@link NettyCustomizerContribution} that applies into the client resources'
  * one Netty customizer slot, and leaves the slot alone when none does.
- *
- * @author lettuce-tuning
  */
 final class NettyCustomizerRegistration implements ClientResourcesBuilderCustomizer {
 

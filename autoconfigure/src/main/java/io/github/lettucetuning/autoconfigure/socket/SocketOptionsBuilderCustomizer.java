@@ -12,10 +12,11 @@ import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBui
 
 /**
  * Sets TCP_USER_TIMEOUT on the client options and leaves the rest of the socket options
- * as they were set before: the connect timeout ({@code spring.data.redis.connect-timeout}),
- * TCP_NODELAY and Lettuce's keep-alive, or the keep-alive of a customizer ordered before
- * this one. Unless its duration is configured, TCP_USER_TIMEOUT follows that keep-alive
- * (idle + interval x count), so that neither gives up on a dead peer before the other.
+ * as they were set before: the connect timeout
+ * ({@code spring.data.redis.connect-timeout}), TCP_NODELAY and Lettuce's keep-alive, or
+ * the keep-alive of a customizer ordered before this one. Unless its duration is
+ * configured, TCP_USER_TIMEOUT follows that keep-alive (idle + interval x count), so that
+ * neither gives up on a dead peer before the other.
  */
 final class SocketOptionsBuilderCustomizer implements LettuceClientOptionsBuilderCustomizer {
 
@@ -36,7 +37,8 @@ final class SocketOptionsBuilderCustomizer implements LettuceClientOptionsBuilde
 		if (this.settings.tcpUserTimeout().active()) {
 			socket.tcpUserTimeout(TcpUserTimeoutOptions.builder()
 				.enable()
-				.tcpUserTimeout(SocketSettingsResolver.tcpUserTimeout(this.configuredTcpUserTimeout, current.getKeepAlive()))
+				.tcpUserTimeout(
+						SocketSettingsResolver.tcpUserTimeout(this.configuredTcpUserTimeout, current.getKeepAlive()))
 				.build());
 		}
 		else {

@@ -13,8 +13,6 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides which of the requested socket settings can take effect on this platform.
- *
- * @author lettuce-tuning
  */
 final class SocketSettingsResolver {
 
@@ -27,8 +25,8 @@ final class SocketSettingsResolver {
 	 * Resolve the settings in effect.
 	 * @param socket the requested settings
 	 * @param transport the transport Lettuce uses
-	 * @param extendedKeepAliveSupported whether keep-alive idle, interval and count can be
-	 * set (Lettuce's {@code ExtendedKeepAliveSupport.isSupported()})
+	 * @param extendedKeepAliveSupported whether keep-alive idle, interval and count can
+	 * be set (Lettuce's {@code ExtendedKeepAliveSupport.isSupported()})
 	 * @return the settings in effect
 	 */
 	static EffectiveSocketSettings resolve(LettuceTuningProperties.Socket socket, NettyTransport transport,
@@ -36,8 +34,8 @@ final class SocketSettingsResolver {
 		KeepAlive keepAlive = lettucesKeepAlive(extendedKeepAliveSupported);
 		boolean tcpUserTimeoutRequested = socket.getTcpUserTimeout().isEnabled();
 		boolean tcpUserTimeoutActive = tcpUserTimeoutRequested && transport.supportsTcpUserTimeout();
-		TcpUserTimeout tcpUserTimeout = new TcpUserTimeout(tcpUserTimeoutActive,
-				tcpUserTimeoutActive ? tcpUserTimeout(socket.getTcpUserTimeout().getDuration(), LETTUCE_KEEP_ALIVE) : null);
+		TcpUserTimeout tcpUserTimeout = new TcpUserTimeout(tcpUserTimeoutActive, tcpUserTimeoutActive
+				? tcpUserTimeout(socket.getTcpUserTimeout().getDuration(), LETTUCE_KEEP_ALIVE) : null);
 		String reason = null;
 		if (tcpUserTimeoutRequested && !tcpUserTimeoutActive) {
 			reason = "TCP_USER_TIMEOUT needs a native transport (epoll or io_uring) and Lettuce uses "

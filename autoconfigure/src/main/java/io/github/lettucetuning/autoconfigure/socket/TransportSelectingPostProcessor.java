@@ -11,13 +11,12 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 
 /**
- * Selects the Netty transport before any bean is created: Lettuce fixes its transport
- * the first time one of its classes needs it (Spring Boot's client resources bean does),
- * so a later step would be too late.
- *
- * @author lettuce-tuning
+ * Selects the Netty transport before any bean is created: Lettuce fixes its transport the
+ * first time one of its classes needs it (Spring Boot's client resources bean does), so a
+ * later step would be too late.
  */
-final class TransportSelectingPostProcessor implements BeanFactoryPostProcessor, EnvironmentAware, BeanClassLoaderAware {
+final class TransportSelectingPostProcessor
+		implements BeanFactoryPostProcessor, EnvironmentAware, BeanClassLoaderAware {
 
 	private @Nullable Environment environment;
 
@@ -35,9 +34,9 @@ final class TransportSelectingPostProcessor implements BeanFactoryPostProcessor,
 
 	@Override
 	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
-		Transport requested = (this.environment != null) ? Binder.get(this.environment)
-			.bind(TransportSelector.PROPERTY, Transport.class)
-			.orElse(Transport.AUTO) : Transport.AUTO;
+		Transport requested = (this.environment != null)
+				? Binder.get(this.environment).bind(TransportSelector.PROPERTY, Transport.class).orElse(Transport.AUTO)
+				: Transport.AUTO;
 		TransportSelector.forClassLoader(this.classLoader).select(requested);
 	}
 

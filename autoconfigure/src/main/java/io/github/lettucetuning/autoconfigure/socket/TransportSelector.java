@@ -14,8 +14,6 @@ import org.jspecify.annotations.Nullable;
  * channel class and socket options follow the same static choice. So this sets those
  * properties (never overriding one the user set) before anything initialises Lettuce,
  * then checks that Lettuce really uses the requested transport.
- *
- * @author lettuce-tuning
  */
 final class TransportSelector {
 
@@ -35,7 +33,8 @@ final class TransportSelector {
 	 * Prepare and verify the transport.
 	 * @param requested the requested transport
 	 * @return the transport Lettuce uses
-	 * @throws InvalidTuningPropertyException if Lettuce cannot use the requested transport
+	 * @throws InvalidTuningPropertyException if Lettuce cannot use the requested
+	 * transport
 	 */
 	NettyTransport select(Transport requested) {
 		return switch (requested) {
@@ -46,7 +45,8 @@ final class TransportSelector {
 		};
 	}
 
-	// Epoll beats io_uring anyway; switching io_uring off spares Lettuce's warning on every connect.
+	// Epoll beats io_uring anyway; switching io_uring off spares Lettuce's warning on
+	// every connect.
 	private NettyTransport auto() {
 		if (this.environment.hasClasses(NettyTransport.EPOLL) && this.environment.hasClasses(NettyTransport.IO_URING)) {
 			switchOffUnlessSet(NettyTransport.IO_URING);

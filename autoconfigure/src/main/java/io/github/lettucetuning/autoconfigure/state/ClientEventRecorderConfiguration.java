@@ -15,7 +15,6 @@ import org.springframework.context.annotation.Configuration;
  * endpoint share: subscribed to the client resources' event bus, and told about command
  * exceptions by the connection factory.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
@@ -26,7 +25,8 @@ public final class ClientEventRecorderConfiguration {
 	ClientEventRecorder lettuceTuningClientEventRecorder(ClientResources clientResources,
 			ObjectProvider<LettuceTuningConnectionFactory> connectionFactory) {
 		ClientEventRecorder recorder = new ClientEventRecorder(clientResources.eventBus());
-		// Spring Data translates some exceptions twice; the translated one was seen raw already.
+		// Spring Data translates some exceptions twice; the translated one was seen raw
+		// already.
 		connectionFactory.ifAvailable((factory) -> factory.setCommandExceptionListener((ex) -> {
 			if (!(ex instanceof DataAccessException)) {
 				recorder.recordCommandException(ex);

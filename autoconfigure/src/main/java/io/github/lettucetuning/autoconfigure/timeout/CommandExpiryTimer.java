@@ -9,13 +9,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * The timer that expires Lettuce commands, with who owns it. Lettuce never stops a
- * timer it is given, so an owned timer is stopped here, and because the client resources
- * depend on this bean, only after they have shut down. A timer the user supplied is
- * shared and never stopped. The timer is created on first use, so a context whose client
- * resources come from elsewhere starts no timer thread.
+ * The timer that expires Lettuce commands, with who owns it. Lettuce never stops a timer
+ * it is given, so an owned timer is stopped here, and because the client resources depend
+ * on this bean, only after they have shut down. A timer the user supplied is shared and
+ * never stopped. The timer is created on first use, so a context whose client resources
+ * come from elsewhere starts no timer thread.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 public final class CommandExpiryTimer implements DisposableBean {

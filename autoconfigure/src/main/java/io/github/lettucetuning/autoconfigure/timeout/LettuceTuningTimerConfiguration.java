@@ -15,7 +15,6 @@ import org.springframework.context.annotation.Configuration;
  * (shared), lettuce-tuning's {@link WheelTimer} (owned, the default) or Lettuce's stock
  * timer.
  *
- * @author lettuce-tuning
  * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)

@@ -29,15 +29,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tests for {@link LettuceTuningClusterConfiguration}: the cluster client options however
  * the cluster is defined, and their precedence over Spring Boot's.
- *
- * @author lettuce-tuning
  */
 class LettuceTuningClusterConfigurationTests {
 
 	private static final String NODES = "spring.data.redis.cluster.nodes=127.0.0.1:7000,127.0.0.1:7001";
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@Test
 	void clusterPropertiesGetTheTunedDefaults() {
@@ -95,7 +93,8 @@ class LettuceTuningClusterConfigurationTests {
 		this.contextRunner.withPropertyValues(NODES)
 			.withBean(LettuceClientOptionsBuilderCustomizer.class, () -> (builder) -> {
 				ClusterClientOptions.Builder cluster = (ClusterClientOptions.Builder) builder;
-				cluster.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(false).build());
+				cluster.topologyRefreshOptions(
+						ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(false).build());
 			})
 			.run((context) -> assertThat(clusterOptions(context).getTopologyRefreshOptions().isPeriodicRefreshEnabled())
 				.isFalse());
@@ -136,21 +135,25 @@ class LettuceTuningClusterConfigurationTests {
 			.run((context) -> assertThat(((ClusterClientOptions) clusterClient(context).getOptions()).getMaxRedirects())
 				.isEqualTo(ClusterClientOptions.DEFAULT_MAX_REDIRECTS));
 		this.contextRunner.withPropertyValues(NODES, "spring.data.redis.cluster.max-redirects=3")
-			.run((context) -> assertThat(((ClusterClientOptions) clusterClient(context).getOptions()).getMaxRedirects()).isEqualTo(3));
+			.run((context) -> assertThat(((ClusterClientOptions) clusterClient(context).getOptions()).getMaxRedirects())
+				.isEqualTo(3));
 	}
 
 	@Test
 	void userCustomizersRunAfterOurs() {
-		this.contextRunner.withPropertyValues(NODES).withUserConfiguration(UserCustomizerConfiguration.class).run((context) -> {
-			ClusterClientOptions options = clusterOptions(context);
-			assertThat(options.isValidateClusterNodeMembership()).isTrue();
-			assertThat(options.getTopologyRefreshOptions().getRefreshPeriod()).isEqualTo(Duration.ofSeconds(42));
-		});
+		this.contextRunner.withPropertyValues(NODES)
+			.withUserConfiguration(UserCustomizerConfiguration.class)
+			.run((context) -> {
+				ClusterClientOptions options = clusterOptions(context);
+				assertThat(options.isValidateClusterNodeMembership()).isTrue();
+				assertThat(options.getTopologyRefreshOptions().getRefreshPeriod()).isEqualTo(Duration.ofSeconds(42));
+			});
 	}
 
 	@Test
 	void standaloneClientOptionsAreNotClusterOptions() {
-		this.contextRunner.run((context) -> assertThat(clientOptions(context)).isNotInstanceOf(ClusterClientOptions.class));
+		this.contextRunner
+			.run((context) -> assertThat(clientOptions(context)).isNotInstanceOf(ClusterClientOptions.class));
 	}
 
 	@Test
@@ -173,7 +176,10 @@ class LettuceTuningClusterConfigurationTests {
 	}
 
 	private static ClientOptions clientOptions(AssertableApplicationContext context) {
-		return context.getBean(LettuceConnectionFactory.class).getClientConfiguration().getClientOptions().orElseThrow();
+		return context.getBean(LettuceConnectionFactory.class)
+			.getClientConfiguration()
+			.getClientOptions()
+			.orElseThrow();
 	}
 
 	@Configuration(proxyBeanMethods = false)

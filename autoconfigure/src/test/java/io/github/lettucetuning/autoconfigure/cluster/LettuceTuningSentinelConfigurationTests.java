@@ -16,17 +16,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LettuceTuningSentinelConfiguration}.
- *
- * @author lettuce-tuning
  */
 class LettuceTuningSentinelConfigurationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@Test
 	void sentinelModeTracksChannelsAndWatchesForSwitches() {
-		// Nothing listens on these ports: the watcher logs that and the application starts
+		// Nothing listens on these ports: the watcher logs that and the application
+		// starts
 		this.contextRunner
 			.withPropertyValues("spring.data.redis.sentinel.master=mymaster",
 					"spring.data.redis.sentinel.nodes=127.0.0.1:1,127.0.0.1:2")

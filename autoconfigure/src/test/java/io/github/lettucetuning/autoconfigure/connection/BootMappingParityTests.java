@@ -59,8 +59,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * remaining documented differences are left out where they show: the pool's wait when
  * {@code max-wait} is unset (see {@link PoolMaxWait}); the client name, which falls back
  * to {@code spring.application.name} (not set here); cluster options for a cluster
- * defined other than by properties (all clusters here are). {@link #starterMatchesSpringBoot}
- * then checks the starter's real factory on what its customizers leave alone.
+ * defined other than by properties (all clusters here are).
+ * {@link #starterMatchesSpringBoot} then checks the starter's real factory on what its
+ * customizers leave alone.
  */
 class BootMappingParityTests {
 
@@ -89,23 +90,18 @@ class BootMappingParityTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "",
 			"spring.data.redis.host=redis.example;spring.data.redis.port=6380;spring.data.redis.database=3",
-			"spring.data.redis.username=app;spring.data.redis.password=secret",
-			"spring.data.redis.password=secret",
+			"spring.data.redis.username=app;spring.data.redis.password=secret", "spring.data.redis.password=secret",
 			"spring.data.redis.url=redis://app:secret@redis.example:6390/2",
 			"spring.data.redis.url=redis://:secret@redis.example:6390",
 			"spring.data.redis.url=rediss://app:secret@redis.example:6390/2",
 			"spring.data.redis.url=redis://redis.example:6390;spring.data.redis.host=ignored;spring.data.redis.database=5",
-			"spring.data.redis.ssl.enabled=true",
-			"spring.data.redis.ssl.bundle=parity",
+			"spring.data.redis.ssl.enabled=true", "spring.data.redis.ssl.bundle=parity",
 			"spring.data.redis.ssl.enabled=false;spring.data.redis.ssl.bundle=parity",
 			"spring.data.redis.url=rediss://redis.example:6390;spring.data.redis.ssl.bundle=parity",
 			"spring.data.redis.timeout=750ms;spring.data.redis.connect-timeout=3s",
-			"spring.data.redis.lettuce.shutdown-timeout=250ms",
-			"spring.data.redis.lettuce.shutdown-timeout=0",
-			"spring.data.redis.client-name=orders",
-			"spring.data.redis.lettuce.read-from=upstream",
-			"spring.data.redis.lettuce.read-from=any-replica",
-			"spring.data.redis.lettuce.read-from=replicaPreferred",
+			"spring.data.redis.lettuce.shutdown-timeout=250ms", "spring.data.redis.lettuce.shutdown-timeout=0",
+			"spring.data.redis.client-name=orders", "spring.data.redis.lettuce.read-from=upstream",
+			"spring.data.redis.lettuce.read-from=any-replica", "spring.data.redis.lettuce.read-from=replicaPreferred",
 			"spring.data.redis.lettuce.read-from=LOWEST_LATENCY",
 			"spring.data.redis.lettuce.read-from=regex:10\\.0\\.1\\..*",
 			"spring.data.redis.lettuce.read-from=subnet:192.168.0.0/16",
@@ -121,8 +117,7 @@ class BootMappingParityTests {
 			"spring.data.redis.sentinel.master=mymaster;spring.data.redis.sentinel.nodes=s1:26379;spring.data.redis.cluster.nodes=c1:7000",
 			"spring.data.redis.cluster.nodes=c1:7000;spring.data.redis.masterreplica.nodes=m1:6379",
 			"spring.data.redis.lettuce.pool.max-active=16;spring.data.redis.lettuce.pool.max-idle=12;spring.data.redis.lettuce.pool.min-idle=2;spring.data.redis.lettuce.pool.time-between-eviction-runs=30s;spring.data.redis.lettuce.pool.max-wait=1500ms",
-			"spring.data.redis.lettuce.pool.max-wait=-1ms",
-			"spring.data.redis.lettuce.pool.enabled=false" })
+			"spring.data.redis.lettuce.pool.max-wait=-1ms", "spring.data.redis.lettuce.pool.enabled=false" })
 	void mappingMatchesSpringBoots(String properties) {
 		this.bootRunner.withPropertyValues(split(properties)).run((context) -> {
 			LettuceConnectionFactory boot = context.getBean(LettuceConnectionFactory.class);
@@ -178,7 +173,8 @@ class BootMappingParityTests {
 				expected.getClientName().ifPresent((name) -> assertThat(client.getClientName()).contains(name));
 				ClientOptions options = client.getClientOptions().get();
 				ClientOptions expectedOptions = expected.getClientOptions().get();
-				// The starter's socket customizer adds keep-alive; it keeps the connect timeout.
+				// The starter's socket customizer adds keep-alive; it keeps the connect
+				// timeout.
 				assertThat(options.getSocketOptions().getConnectTimeout())
 					.isEqualTo(expectedOptions.getSocketOptions().getConnectTimeout());
 				assertSameSsl(options.getSslOptions(), expectedOptions.getSslOptions());
@@ -266,8 +262,8 @@ class BootMappingParityTests {
 		}
 		DataRedisProperties properties = context.getBean(DataRedisProperties.class);
 		ExplicitProperties explicit = ExplicitProperties.of(context.getEnvironment());
-		GenericObjectPoolConfig<StatefulConnection<?, ?>> ours = DedicatedPoolFactory.poolConfig(
-				properties.getLettuce().getPool(), PoolMaxWait.of(properties, ConnectionMode.SHARED, explicit));
+		GenericObjectPoolConfig<StatefulConnection<?, ?>> ours = DedicatedPoolFactory
+			.poolConfig(properties.getLettuce().getPool(), PoolMaxWait.of(properties, ConnectionMode.SHARED, explicit));
 		GenericObjectPoolConfig<?> expected = pooling.getPoolConfig();
 		assertThat(ours.getMaxTotal()).isEqualTo(expected.getMaxTotal());
 		assertThat(ours.getMaxIdle()).isEqualTo(expected.getMaxIdle());

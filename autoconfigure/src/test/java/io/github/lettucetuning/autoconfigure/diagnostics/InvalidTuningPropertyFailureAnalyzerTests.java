@@ -24,14 +24,12 @@ import static org.assertj.core.api.Assertions.assertThatException;
 /**
  * Tests for {@link InvalidTuningPropertyFailureAnalyzer} and the failures only it
  * explains: a mode whose library is missing or that another property switches off.
- *
- * @author lettuce-tuning
  */
 @ExtendWith(OutputCaptureExtension.class)
 class InvalidTuningPropertyFailureAnalyzerTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@Test
 	void analysisNamesThePropertyTheValueAndTheFix() {
@@ -50,15 +48,13 @@ class InvalidTuningPropertyFailureAnalyzerTests {
 	void pooledModeWithoutCommonsPool2FailsWithAnalysis() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("org.apache.commons.pool2"))
 			.withPropertyValues("lettuce.tuning.connection.mode=pooled")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.satisfies(analysed((analysis) -> {
-					assertThat(analysis.getDescription()).contains("'lettuce.tuning.connection.mode'")
-						.contains("'pooled'")
-						.contains("commons-pool2");
-					assertThat(analysis.getAction()).contains("org.apache.commons:commons-pool2")
-						.contains("lettuce.tuning.connection.mode");
-				})));
+			.run((context) -> assertThat(context).hasFailed().getFailure().satisfies(analysed((analysis) -> {
+				assertThat(analysis.getDescription()).contains("'lettuce.tuning.connection.mode'")
+					.contains("'pooled'")
+					.contains("commons-pool2");
+				assertThat(analysis.getAction()).contains("org.apache.commons:commons-pool2")
+					.contains("lettuce.tuning.connection.mode");
+			})));
 	}
 
 	@Test
@@ -75,8 +71,8 @@ class InvalidTuningPropertyFailureAnalyzerTests {
 	void unknownModeFailsStartupNamingThePropertyTheValueAndTheValidValues(CapturedOutput output) {
 		SpringApplication application = new SpringApplication(MinimalApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException()
-			.isThrownBy(() -> application.run("--lettuce.tuning.connection.mode=fastest", "--spring.main.banner-mode=off"));
+		assertThatException().isThrownBy(
+				() -> application.run("--lettuce.tuning.connection.mode=fastest", "--spring.main.banner-mode=off"));
 		assertThat(output).contains("lettuce.tuning.connection.mode")
 			.contains("\"fastest\"")
 			.contains("The following values are valid")

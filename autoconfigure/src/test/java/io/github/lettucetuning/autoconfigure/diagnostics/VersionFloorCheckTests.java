@@ -36,8 +36,8 @@ class VersionFloorCheckTests {
 	void checkWhenBootIsOlderThan41ShouldNameTheFloor() {
 		UnsupportedVersionException failure = VersionFloorCheck.check(BOOT_4_0);
 		assertThat(failure).isNotNull();
-		assertThat(failure.getMessage()).startsWith("lettuce-tuning requires Spring Boot 4.1 or later, and this "
-				+ "application runs Spring Boot ");
+		assertThat(failure.getMessage()).startsWith(
+				"lettuce-tuning requires Spring Boot 4.1 or later, and this " + "application runs Spring Boot ");
 		assertThat(failure.getAction()).contains("Upgrade to Spring Boot 4.1").contains("lettuce.tuning.enabled=false");
 	}
 
@@ -45,8 +45,9 @@ class VersionFloorCheckTests {
 	void checkWhenLettuceIsOlderThan7ShouldNameTheFloorAndTheVersion() {
 		UnsupportedVersionException failure = VersionFloorCheck.check(LETTUCE_6);
 		assertThat(failure).isNotNull();
-		assertThat(failure.getMessage()).startsWith("lettuce-tuning requires Lettuce 7 or later, and this application "
-				+ "runs Lettuce ").doesNotContain("/");
+		assertThat(failure.getMessage())
+			.startsWith("lettuce-tuning requires Lettuce 7 or later, and this application " + "runs Lettuce ")
+			.doesNotContain("/");
 		assertThat(failure.getAction()).contains("lettuce.version");
 	}
 
@@ -60,8 +61,8 @@ class VersionFloorCheckTests {
 	void postProcessEnvironmentWhenDisabledOrJedisShouldNotFail() {
 		SpringApplication application = new SpringApplication(new DefaultResourceLoader(BOOT_4_0));
 		VersionFloorCheck check = new VersionFloorCheck();
-		assertThatNoException().isThrownBy(() -> check
-			.postProcessEnvironment(new MockEnvironment().withProperty("lettuce.tuning.enabled", "false"), application));
+		assertThatNoException().isThrownBy(() -> check.postProcessEnvironment(
+				new MockEnvironment().withProperty("lettuce.tuning.enabled", "false"), application));
 		assertThatNoException().isThrownBy(() -> check.postProcessEnvironment(
 				new MockEnvironment().withProperty("spring.data.redis.client-type", "jedis"), application));
 		assertThatExceptionOfType(UnsupportedVersionException.class)

@@ -33,8 +33,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LettuceTuningEndpointAutoConfiguration}.
- *
- * @author lettuce-tuning
  */
 class LettuceTuningEndpointAutoConfigurationTests {
 
@@ -112,7 +110,8 @@ class LettuceTuningEndpointAutoConfigurationTests {
 	@Test
 	void poolWaitSetByBootsPropertyIsUsedAsItIs() {
 		this.contextRunner
-			.withPropertyValues("lettuce.tuning.connection.mode=pooled", "spring.data.redis.lettuce.pool.max-wait=300ms")
+			.withPropertyValues("lettuce.tuning.connection.mode=pooled",
+					"spring.data.redis.lettuce.pool.max-wait=300ms")
 			.run((context) -> assertThat(poolMaxWait(context)).hasMillis(300));
 		this.contextRunner.withPropertyValues("spring.data.redis.lettuce.pool.max-wait=7s")
 			.run((context) -> assertThat(poolMaxWait(context)).hasSeconds(7));
@@ -154,10 +153,9 @@ class LettuceTuningEndpointAutoConfigurationTests {
 			.run((context) -> assertThat(
 					context.getBean(LettuceEndpoint.class).lettuce().configuration().socket().flushConsolidation())
 				.isNull());
-		this.contextRunner
-			.withBean(ClientResourcesBuilderCustomizer.class,
-					() -> (builder) -> builder.nettyCustomizer(new NettyCustomizer() {
-					}))
+		this.contextRunner.withBean(ClientResourcesBuilderCustomizer.class,
+				() -> (builder) -> builder.nettyCustomizer(new NettyCustomizer() {
+				}))
 			.run((context) -> assertThat(
 					context.getBean(LettuceEndpoint.class).lettuce().configuration().socket().flushConsolidation())
 				.isNull());
@@ -223,8 +221,9 @@ class LettuceTuningEndpointAutoConfigurationTests {
 
 	@Test
 	void outageSettingsAndStateAreReported() {
-		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.fail-fast.grace=500ms",
-				"lettuce.tuning.resilience.request-queue-size=5000")
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.resilience.fail-fast.grace=500ms",
+					"lettuce.tuning.resilience.request-queue-size=5000")
 			.run((context) -> {
 				LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
 				assertThat(descriptor.configuration().resilience()).isEqualTo(new EffectiveConfiguration.Resilience(

@@ -29,8 +29,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LettuceTuningHealthContributorAutoConfiguration}.
- *
- * @author lettuce-tuning
  */
 class LettuceTuningHealthContributorAutoConfigurationTests {
 
@@ -48,11 +46,10 @@ class LettuceTuningHealthContributorAutoConfigurationTests {
 
 	@Test
 	void takesThePlaceOfBootsRedisContributorsImperativeAndReactive() {
-		this.contextRunner
-			.withConfiguration(AutoConfigurations.of(DataRedisReactiveAutoConfiguration.class,
-					HealthContributorAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
-					DataRedisHealthContributorAutoConfiguration.class,
-					DataRedisReactiveHealthContributorAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisReactiveAutoConfiguration.class,
+				HealthContributorAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
+				DataRedisHealthContributorAutoConfiguration.class,
+				DataRedisReactiveHealthContributorAutoConfiguration.class))
 			.run((context) -> {
 				HealthContributorRegistry registry = context.getBean(HealthContributorRegistry.class);
 				assertThat(registry.getContributor("redis")).isInstanceOf(LettuceHealthIndicator.class);

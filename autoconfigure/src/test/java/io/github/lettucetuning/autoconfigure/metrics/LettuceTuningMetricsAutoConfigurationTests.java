@@ -38,8 +38,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LettuceTuningMetricsAutoConfiguration}.
- *
- * @author lettuce-tuning
  */
 class LettuceTuningMetricsAutoConfigurationTests {
 

@@ -44,26 +44,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tests for {@link LettuceTuningSocketConfiguration}. The test classpath has epoll (and
  * io_uring) natives; a {@link FilteredClassLoader} stands for a platform without them.
- *
- * @author lettuce-tuning
  */
 @ExtendWith(OutputCaptureExtension.class)
 class LettuceTuningSocketConfigurationTests {
 
-	private static final FilteredClassLoader WITHOUT_NATIVE_TRANSPORTS = new FilteredClassLoader("io.netty.channel.epoll",
-			"io.netty.channel.uring", "io.netty.channel.kqueue");
+	private static final FilteredClassLoader WITHOUT_NATIVE_TRANSPORTS = new FilteredClassLoader(
+			"io.netty.channel.epoll", "io.netty.channel.uring", "io.netty.channel.kqueue");
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@Test
 	void nativeTransportGetsKeepAliveAndTcpUserTimeoutDerivedFromIt() {
 		this.contextRunner.run((context) -> {
 			EffectiveSocketSettings settings = context.getBean(EffectiveSocketSettings.class);
 			assertThat(settings.transport()).isEqualTo(NettyTransport.EPOLL);
-			assertThat(settings.keepAlive())
-				.isEqualTo(new EffectiveSocketSettings.KeepAlive(true, true, Duration.ofSeconds(13), Duration.ofSeconds(13), 3));
-			assertThat(settings.tcpUserTimeout()).isEqualTo(new EffectiveSocketSettings.TcpUserTimeout(true, Duration.ofSeconds(52)));
+			assertThat(settings.keepAlive()).isEqualTo(new EffectiveSocketSettings.KeepAlive(true, true,
+					Duration.ofSeconds(13), Duration.ofSeconds(13), 3));
+			assertThat(settings.tcpUserTimeout())
+				.isEqualTo(new EffectiveSocketSettings.TcpUserTimeout(true, Duration.ofSeconds(52)));
 			assertThat(settings.inactiveReason()).isNull();
 			SocketOptions socket = socketOptions(context);
 			assertThat(socket.isKeepAlive()).isTrue();
@@ -103,24 +102,25 @@ class LettuceTuningSocketConfigurationTests {
 
 	@Test
 	void bootConnectTimeoutIsKept() {
-		this.contextRunner.withPropertyValues("spring.data.redis.connect-timeout=700ms")
-			.run((context) -> {
-				SocketOptions socket = socketOptions(context);
-				assertThat(socket.getConnectTimeout()).isEqualTo(Duration.ofMillis(700));
-				assertThat(socket.isEnableTcpUserTimeout()).isTrue();
-			});
+		this.contextRunner.withPropertyValues("spring.data.redis.connect-timeout=700ms").run((context) -> {
+			SocketOptions socket = socketOptions(context);
+			assertThat(socket.getConnectTimeout()).isEqualTo(Duration.ofMillis(700));
+			assertThat(socket.isEnableTcpUserTimeout()).isTrue();
+		});
 	}
 
 	@Test
 	void aKeepAliveCustomizedBeforeTheStarterIsKeptAndDrivesTheTcpUserTimeout() {
 		this.contextRunner
-			.withBean(KeepAliveCustomizer.class, () -> new KeepAliveCustomizer(Duration.ofSeconds(5), Duration.ofSeconds(2), 4))
+			.withBean(KeepAliveCustomizer.class,
+					() -> new KeepAliveCustomizer(Duration.ofSeconds(5), Duration.ofSeconds(2), 4))
 			.run((context) -> {
 				KeepAliveOptions keepAlive = socketOptions(context).getKeepAlive();
 				assertThat(keepAlive.getIdle()).isEqualTo(Duration.ofSeconds(5));
 				assertThat(keepAlive.getInterval()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(keepAlive.getCount()).isEqualTo(4);
-				assertThat(socketOptions(context).getTcpUserTimeout().getTcpUserTimeout()).isEqualTo(Duration.ofSeconds(13));
+				assertThat(socketOptions(context).getTcpUserTimeout().getTcpUserTimeout())
+					.isEqualTo(Duration.ofSeconds(13));
 			});
 	}
 
@@ -155,7 +155,8 @@ class LettuceTuningSocketConfigurationTests {
 			assertThat(socketOptions(context).isEnableTcpUserTimeout()).isFalse();
 			assertThat(socketOptions(context).isKeepAlive()).isTrue();
 		});
-		assertThat(output.getAll().lines().filter((line) -> line.contains("lettuce-tuning: TCP_USER_TIMEOUT"))).hasSize(1);
+		assertThat(output.getAll().lines().filter((line) -> line.contains("lettuce-tuning: TCP_USER_TIMEOUT")))
+			.hasSize(1);
 	}
 
 	@Test
@@ -187,8 +188,8 @@ class LettuceTuningSocketConfigurationTests {
 
 	@Test
 	void reconnectBackoffIsCappedAndJittered() {
-		this.contextRunner.run((context) -> assertThat(delays(context, 20)).allSatisfy(
-				(delay) -> assertThat(delay).isBetween(Duration.ofMillis(500), Duration.ofSeconds(1)))
+		this.contextRunner.run((context) -> assertThat(delays(context, 20))
+			.allSatisfy((delay) -> assertThat(delay).isBetween(Duration.ofMillis(500), Duration.ofSeconds(1)))
 			.satisfies((delays) -> assertThat(delays.stream().distinct().count()).isGreaterThan(5)));
 		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.reconnect.max-delay=5s")
 			.run((context) -> assertThat(delays(context, 20))
@@ -245,17 +246,17 @@ class LettuceTuningSocketConfigurationTests {
 
 	private static void assertInvalid(AssertableApplicationContext context, String property) {
 		assertThat(context).hasFailed();
-		assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-			.isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
-					(ex) -> assertThat(ex.getName()).isEqualTo(property));
+		assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).isInstanceOfSatisfying(
+				InvalidConfigurationPropertyValueException.class, (ex) -> assertThat(ex.getName()).isEqualTo(property));
 	}
 
-	// An unavailable transport is not a bad value: lettuce-tuning's own analyzer explains it.
+	// An unavailable transport is not a bad value: lettuce-tuning's own analyzer explains
+	// it.
 	private static void assertUnavailable(AssertableApplicationContext context) {
 		assertThat(context).hasFailed();
-		assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-			.isInstanceOfSatisfying(InvalidTuningPropertyException.class,
-					(ex) -> assertThat(ex.getProperty()).isEqualTo("lettuce.tuning.socket.transport"));
+		assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).isInstanceOfSatisfying(
+				InvalidTuningPropertyException.class,
+				(ex) -> assertThat(ex.getProperty()).isEqualTo("lettuce.tuning.socket.transport"));
 	}
 
 	private static SocketOptions socketOptions(AssertableApplicationContext context) {
@@ -271,9 +272,8 @@ class LettuceTuningSocketConfigurationTests {
 
 		@Bean
 		LettuceClientOptionsBuilderCustomizer userSocketCustomizer() {
-			return (builder) -> builder.socketOptions(SocketOptions.builder()
-				.tcpUserTimeout(TcpUserTimeoutOptions.builder().disable().build())
-				.build());
+			return (builder) -> builder.socketOptions(
+					SocketOptions.builder().tcpUserTimeout(TcpUserTimeoutOptions.builder().disable().build()).build());
 		}
 
 	}

@@ -17,8 +17,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Tests for {@link TransportSelector}, against a simulated JVM whose Lettuce transport
  * providers read their system property once, like Lettuce's.
- *
- * @author lettuce-tuning
  */
 class TransportSelectorTests {
 
@@ -92,7 +90,8 @@ class TransportSelectorTests {
 	}
 
 	/**
-	 * A JVM whose transport providers, like Lettuce's, read their switch once, on first use.
+	 * A JVM whose transport providers, like Lettuce's, read their switch once, on first
+	 * use.
 	 */
 	private static final class SimulatedJvm implements TransportSelector.Environment {
 

@@ -21,8 +21,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Command expiry in a cluster: a stopped master's commands expire within two ticks of
  * their deadline, and its slots serve again once it resumes.
- *
- * @author lettuce-tuning
  */
 @RedisClusterTest
 @Timeout(120)
@@ -39,7 +37,8 @@ class ClusterCommandExpiryIntegrationTests {
 	void commandsToAStoppedMasterExpireWithinTwoTicks() {
 		String nodes = String.join(",", this.cluster.masters().stream().map((n) -> n.host() + ":" + n.port()).toList());
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes,
 					"spring.data.redis.timeout=" + CommandExpiryIntegrationTests.TIMEOUT.toMillis() + "ms")
 			.run((context) -> {
@@ -52,7 +51,8 @@ class ClusterCommandExpiryIntegrationTests {
 				async.set(key, "v".getBytes()).get(5, TimeUnit.SECONDS);
 				RedisNode master = this.cluster.masterForKey("stalled-key");
 				CommandExpiryIntegrationTests.assertLatenessInOneOfThreeStalls(() -> {
-					// Shorter than the cluster node timeout, so the cluster does not fail the master over.
+					// Shorter than the cluster node timeout, so the cluster does not fail
+					// the master over.
 					master.pause();
 					try {
 						return CommandExpiryIntegrationTests.expireAll(() -> async.get(key).toCompletableFuture(), 10);

@@ -39,8 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Command expiry on lettuce-tuning's timing wheel against a stalled real server: every
  * API fails with {@link RedisCommandTimeoutException} within the timeout plus two ticks,
  * and the wheel holds nothing afterwards.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -56,7 +54,8 @@ class CommandExpiryIntegrationTests {
 		this.redis = redis;
 	}
 
-	// A previous test may have left the server stopped or sleeping: wait until it answers.
+	// A previous test may have left the server stopped or sleeping: wait until it
+	// answers.
 	@BeforeEach
 	@AfterEach
 	void awaitResponsiveServer() {
@@ -71,8 +70,8 @@ class CommandExpiryIntegrationTests {
 			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class,
 					DataRedisAutoConfiguration.class, DataRedisReactiveAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
-					"spring.data.redis.port=" + this.redis.port(), "spring.data.redis.timeout=" + TIMEOUT.toMillis() + "ms",
-					"spring.application.name=expiry-it");
+					"spring.data.redis.port=" + this.redis.port(),
+					"spring.data.redis.timeout=" + TIMEOUT.toMillis() + "ms", "spring.application.name=expiry-it");
 	}
 
 	@Test
@@ -110,8 +109,10 @@ class CommandExpiryIntegrationTests {
 		});
 	}
 
-	// Spring Data waits for a synchronous command on the caller thread and cancels it when
-	// spring.data.redis.timeout has passed, which with the same timeout on both sides comes
+	// Spring Data waits for a synchronous command on the caller thread and cancels it
+	// when
+	// spring.data.redis.timeout has passed, which with the same timeout on both sides
+	// comes
 	// before the wheel's tick: the wheel would only release the cancelled entry. With the
 	// command expiry shorter than that wait, the wheel must be what fails the command.
 	@Test
@@ -148,7 +149,8 @@ class CommandExpiryIntegrationTests {
 
 	}
 
-	// Commands are issued one after another across the stall, so each has its own deadline.
+	// Commands are issued one after another across the stall, so each has its own
+	// deadline.
 	static List<Duration> expireAll(Supplier<CompletableFuture<?>> command, int count) throws Exception {
 		List<CompletableFuture<Duration>> lateness = new ArrayList<>();
 		for (int i = 0; i < count; i++) {
@@ -187,17 +189,20 @@ class CommandExpiryIntegrationTests {
 		throw miss;
 	}
 
-	// Never early; at most two ticks late, apart from a few scheduling outliers, which may
+	// Never early; at most two ticks late, apart from a few scheduling outliers, which
+	// may
 	// be late by at most one extra tick plus 20ms.
 	static void assertLateness(List<Duration> lateness) {
 		System.out.println("[expiry] lateness ms: "
 				+ lateness.stream().map((late) -> String.format("%.1f", late.toNanos() / 1e6)).toList());
-		assertThat(lateness).allSatisfy((late) -> assertThat(late.isNegative()).as("expired early by %s", late.negated()).isFalse());
+		assertThat(lateness)
+			.allSatisfy((late) -> assertThat(late.isNegative()).as("expired early by %s", late.negated()).isFalse());
 		Duration twoTicks = TICK.multipliedBy(2);
 		long withinTwoTicks = lateness.stream().filter((late) -> late.compareTo(twoTicks) <= 0).count();
 		assertThat(withinTwoTicks).as("commands expired within two ticks: %s", lateness)
 			.isGreaterThanOrEqualTo(lateness.size() * 9 / 10);
-		assertThat(lateness).allSatisfy((late) -> assertThat(late).isLessThanOrEqualTo(TICK.multipliedBy(3).plusMillis(20)));
+		assertThat(lateness)
+			.allSatisfy((late) -> assertThat(late).isLessThanOrEqualTo(TICK.multipliedBy(3).plusMillis(20)));
 	}
 
 	static void assertPendingDrainsToZero(AssertableApplicationContext context) throws InterruptedException {

@@ -25,13 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link LettuceTuningTimerConfiguration}.
- *
- * @author lettuce-tuning
  */
 class LettuceTuningTimerConfigurationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@Test
 	void installsOwnedWheelTimerWithTenMillisecondTickByDefault() {
@@ -97,7 +95,8 @@ class LettuceTuningTimerConfigurationTests {
 
 	@Test
 	void invalidWheelSizeFailsStartupNamingTheProperty() {
-		this.contextRunner.withPropertyValues("lettuce.tuning.timer.wheel-size=" + (WheelTimerOptions.MAX_WHEEL_SIZE * 2))
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.timer.wheel-size=" + (WheelTimerOptions.MAX_WHEEL_SIZE * 2))
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()

@@ -9,10 +9,8 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
 
 /**
- * Settings every client under test shares: a command timeout of {@link #TIMEOUT}, and
- * for raw Lettuce the client options Spring Boot uses (command timeouts enforced).
- *
- * @author lettuce-tuning
+ * Settings every client under test shares: a command timeout of {@link #TIMEOUT}, and for
+ * raw Lettuce the client options Spring Boot uses (command timeouts enforced).
  */
 final class BenchmarkClients {
 

@@ -11,8 +11,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Opens a client under test by name. Sizes are part of the name: {@code jedis-pool-50}
- * is a pool of 50, {@code lettuce-multi-2x} two connections per available processor.
+ * Opens a client under test by name. Sizes are part of the name: {@code jedis-pool-50} is
+ * a pool of 50, {@code lettuce-multi-2x} two connections per available processor.
  * <ul>
  * <li>{@code jedis-pool-N}: raw Jedis pool;</li>
  * <li>{@code lettuce-shared}, {@code lettuce-pool-N}, {@code lettuce-multi-Kx}: raw
@@ -28,7 +28,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * forever.</li>
  * <li>{@code lettuce-multi-Kx-io1}: the raw round-robin set on a single event loop.</li>
  * <li>{@code tuning-shared-unmerged}: lettuce-tuning's default mode with flush
- * consolidation switched off, the reference that shows what merging flushes is worth.</li>
+ * consolidation switched off, the reference that shows what merging flushes is
+ * worth.</li>
  * <li>{@code tuning-shared-unguarded}: the default mode without the outage guard and with
  * Lettuce's unbounded request queue, the reference that shows what the guard costs.</li>
  * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
@@ -40,8 +41,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * runs on NIO; the starter brings epoll. The benchmark jar holds epoll (it depends on the
  * starter), so {@link #open} switches it off for the other setups before Lettuce
  * initialises, once per fork.
- *
- * @author lettuce-tuning
  */
 final class ClientSetups {
 
@@ -114,10 +113,14 @@ final class ClientSetups {
 						"lettuce.tuning.connection.multi.size=" + size,
 						"lettuce.tuning.connection.multi.selection=" + selection), host, port);
 			case "tuning-pooled":
-				// Stock Boot waits forever for a pooled connection; pooled mode waits the command timeout, here
-				// 2 s, which fails borrowers that commons-pool2's unfair queue starves under 200 threads.
-				return spring(SpringSetup.of("lettuce.tuning.connection.mode=pooled",
-						"spring.data.redis.lettuce.pool.max-wait=" + POOLED_MAX_WAIT).pool("lettuce", size), host, port);
+				// Stock Boot waits forever for a pooled connection; pooled mode waits the
+				// command timeout, here
+				// 2 s, which fails borrowers that commons-pool2's unfair queue starves
+				// under 200 threads.
+				return spring(SpringSetup
+					.of("lettuce.tuning.connection.mode=pooled",
+							"spring.data.redis.lettuce.pool.max-wait=" + POOLED_MAX_WAIT)
+					.pool("lettuce", size), host, port);
 			default:
 				throw new IllegalArgumentException("Unknown setup " + name);
 		}
@@ -155,8 +158,8 @@ final class ClientSetups {
 		boolean shared = !(factory instanceof LettuceConnectionFactory lettuce) || lettuce.getShareNativeConnection();
 		boolean expectShared = !name.startsWith("boot-lettuce-unshared-") && !name.startsWith("tuning-pooled-");
 		if (!factory.getClass().getSimpleName().equals(expected) || shared != expectShared) {
-			throw new IllegalStateException("Setup " + name + " got " + factory.getClass().getName()
-					+ " with shareNativeConnection=" + shared);
+			throw new IllegalStateException(
+					"Setup " + name + " got " + factory.getClass().getName() + " with shareNativeConnection=" + shared);
 		}
 	}
 
@@ -166,7 +169,8 @@ final class ClientSetups {
 		}
 		ClassLoader classLoader = ClientSetups.class.getClassLoader();
 		boolean epollHere = NativeTransports.isAvailable(NettyTransport.EPOLL, classLoader);
-		NettyTransport expected = (bringsNativeTransport(name) && epollHere) ? NettyTransport.EPOLL : NettyTransport.NIO;
+		NettyTransport expected = (bringsNativeTransport(name) && epollHere) ? NettyTransport.EPOLL
+				: NettyTransport.NIO;
 		NettyTransport inUse = NativeTransports.inUse(classLoader);
 		if (inUse == expected) {
 			return;

@@ -8,8 +8,6 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Switches Lettuce's per-command timeouts off: no timer is scheduled per command.
- *
- * @author lettuce-tuning
  */
 @Configuration(proxyBeanMethods = false)
 class CommandTimeoutsOff {

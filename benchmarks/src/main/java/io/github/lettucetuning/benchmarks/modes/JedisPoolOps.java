@@ -8,8 +8,6 @@ import redis.clients.jedis.JedisPool;
 /**
  * Raw Jedis: a {@link JedisPool} of a fixed size (max total = max idle), one borrowed
  * connection per command.
- *
- * @author lettuce-tuning
  */
 final class JedisPoolOps implements RedisOps {
 

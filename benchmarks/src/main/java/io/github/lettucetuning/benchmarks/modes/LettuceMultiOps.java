@@ -12,8 +12,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * Raw Lettuce: a fixed set of shared connections, one picked round-robin per command,
  * optionally on client resources with a given number of I/O threads.
- *
- * @author lettuce-tuning
  */
 final class LettuceMultiOps implements RedisOps {
 

@@ -10,8 +10,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * Raw Lettuce: a commons-pool2 pool of a fixed size (max total = max idle), one borrowed
  * (thread-confined) connection per command.
- *
- * @author lettuce-tuning
  */
 final class LettucePoolOps implements RedisOps {
 

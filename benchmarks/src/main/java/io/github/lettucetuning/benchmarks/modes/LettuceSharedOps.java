@@ -7,8 +7,6 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Raw Lettuce: one connection shared by every thread.
- *
- * @author lettuce-tuning
  */
 final class LettuceSharedOps implements RedisOps {
 

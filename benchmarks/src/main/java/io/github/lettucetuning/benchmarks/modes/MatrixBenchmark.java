@@ -109,7 +109,8 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	@Override
 	protected void openClient(String host, int port) {
 		String name = clientSetup(this.setup);
-		// Each fork is a JVM of its own: the property reaches only this setup's application.
+		// Each fork is a JVM of its own: the property reaches only this setup's
+		// application.
 		System.setProperty("spring.main.sources", MatrixApplication.class.getName());
 		RedisOps opened = ClientSetups.open(name, host, port);
 		this.ops = (TemplateOps) opened;

@@ -20,8 +20,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * setup of {@link ClientSetups}. Run it twice, with {@code -t 16} and {@code -t 200}.
  * Read JMH's score next to the server-counted rate in the side file: with far more
  * threads than cores, JMH's own count is inflated and unstable.
- *
- * @author lettuce-tuning
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -8,10 +8,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The application every Spring setup starts: lettuce-tuning's and Spring Boot's Redis
- * auto-configuration, nothing else. With {@code lettuce.tuning.enabled=false} it is
- * stock Spring Boot.
- *
- * @author lettuce-tuning
+ * auto-configuration, nothing else. With {@code lettuce.tuning.enabled=false} it is stock
+ * Spring Boot.
  */
 @Configuration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class })

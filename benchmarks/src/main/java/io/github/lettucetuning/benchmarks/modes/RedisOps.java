@@ -3,10 +3,8 @@ package io.github.lettucetuning.benchmarks.modes;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The two commands every client under test runs, through whatever connection handling
- * it has.
- *
- * @author lettuce-tuning
+ * The two commands every client under test runs, through whatever connection handling it
+ * has.
  */
 interface RedisOps extends AutoCloseable {
 

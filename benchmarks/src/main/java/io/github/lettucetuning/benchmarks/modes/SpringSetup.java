@@ -14,8 +14,6 @@ import org.springframework.context.ConfigurableApplicationContext;
  * A Spring application to start: properties on top of the common ones (the server's
  * address, {@code spring.data.redis.timeout=2s}, quiet logging) and extra configuration
  * classes.
- *
- * @author lettuce-tuning
  */
 final class SpringSetup {
 

@@ -9,8 +9,6 @@ import org.springframework.data.redis.core.ValueOperations;
 /**
  * A Spring application's {@link StringRedisTemplate}, whatever connection factory the
  * application configured.
- *
- * @author lettuce-tuning
  */
 final class TemplateOps implements RedisOps {
 

@@ -34,8 +34,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * async SETs on the native shared connection, awaited together (scores are per SET).
  * Differences are of the order of the noise of one fork: run several forks, ideally
  * interleaved ({@code -f 1} runs in a loop, as the run-all script does).
- *
- * @author lettuce-tuning
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -79,8 +77,8 @@ public class TimerE2eBenchmark extends RedisBenchmarkState {
 		String timerClass = resources.timer().getClass().getName();
 		boolean wheel = timerClass.startsWith("io.github.lettucetuning.");
 		if (timeouts == off || (!off && wheel != "wheel".equals(this.timer))) {
-			throw new IllegalStateException("Setup " + this.timer + " has command timeouts " + timeouts + " and timer "
-					+ timerClass);
+			throw new IllegalStateException(
+					"Setup " + this.timer + " has command timeouts " + timeouts + " and timer " + timerClass);
 		}
 	}
 

@@ -8,8 +8,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * Switches Spring Boot's Lettuce connection factory to
  * {@code shareNativeConnection=false}, so every operation borrows a pooled connection.
- *
- * @author lettuce-tuning
  */
 @Configuration(proxyBeanMethods = false)
 class UnsharedNativeConnection {

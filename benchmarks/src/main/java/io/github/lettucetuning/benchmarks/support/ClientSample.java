@@ -12,8 +12,6 @@ import com.sun.management.ThreadMXBean;
  * What the client JVM used up to one instant: wall clock, process CPU time, the bytes
  * each live thread allocated, the CPU time of Netty's event loops, and the busy CPU time
  * of the whole machine.
- *
- * @author lettuce-tuning
  */
 public final class ClientSample {
 
@@ -22,7 +20,8 @@ public final class ClientSample {
 
 	private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-	// Netty's I/O threads as Lettuce names them: lettuce-nioEventLoop-4-1, lettuce-epollEventLoop-...
+	// Netty's I/O threads as Lettuce names them: lettuce-nioEventLoop-4-1,
+	// lettuce-epollEventLoop-...
 	private static final String EVENT_LOOP = "EventLoop";
 
 	private final long nanoTime;

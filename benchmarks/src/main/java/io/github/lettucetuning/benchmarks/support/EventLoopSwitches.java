@@ -10,8 +10,6 @@ import java.nio.file.Path;
  * context switches of the JVM's tasks whose name (as {@code /proc} truncates it to 15
  * characters, e.g. {@code lettuce-nioEven}) marks them as event loops. Each sleep costs
  * the next writer a wake-up. Returns {@code -1} where {@code /proc} cannot be read.
- *
- * @author lettuce-tuning
  */
 final class EventLoopSwitches {
 

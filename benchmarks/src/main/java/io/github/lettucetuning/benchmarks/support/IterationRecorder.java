@@ -11,13 +11,11 @@ import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Waits before measurement iterations for other processes to leave the machine alone (see
- * {@link QuietMachine}), then
- * samples the server and the client JVM at the start and the end of each iteration and
- * appends what happened in between to the side file: server-counted SET, GET and MGET
- * commands per second, client and server CPU time per command, client bytes allocated
- * per command and, where the benchmark records them, latency percentiles.
- *
- * @author lettuce-tuning
+ * {@link QuietMachine}), then samples the server and the client JVM at the start and the
+ * end of each iteration and appends what happened in between to the side file:
+ * server-counted SET, GET and MGET commands per second, client and server CPU time per
+ * command, client bytes allocated per command and, where the benchmark records them,
+ * latency percentiles.
  */
 public final class IterationRecorder implements AutoCloseable {
 
@@ -78,7 +76,8 @@ public final class IterationRecorder implements AutoCloseable {
 		fields.put("params", params);
 		fields.put("threads", benchmark.getThreads());
 		fields.put("fork", ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
-		// Set by scripts that repeat one-fork runs in rounds, to pair forks of the same round
+		// Set by scripts that repeat one-fork runs in rounds, to pair forks of the same
+		// round
 		fields.put("round", Integer.getInteger(ROUND_PROPERTY, 0));
 		fields.put("redisVersion", redisVersion);
 		return fields;
@@ -141,7 +140,8 @@ public final class IterationRecorder implements AutoCloseable {
 		record.put("serverCpuCores", serverCpuMicros / 1e6 / seconds);
 		long machineBusy = clientEnd.machineBusyNanosSince(clientBegin);
 		if (machineBusy >= 0) {
-			// Everything else that ran: other processes, the JMH host JVM, unattributed interrupts
+			// Everything else that ran: other processes, the JMH host JVM, unattributed
+			// interrupts
 			double otherCores = (machineBusy / 1e3 - clientCpuMicros - serverCpuMicros) / 1e6 / seconds;
 			record.put("otherCpuCores", Math.max(0, otherCores));
 		}

@@ -6,8 +6,6 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The keys and the value every benchmark uses: {@value #SIZE} keys of 16 bytes
  * ({@code key:000000000042}) and one 32-byte value, as strings and as bytes.
- *
- * @author lettuce-tuning
  */
 public final class KeySpace {
 

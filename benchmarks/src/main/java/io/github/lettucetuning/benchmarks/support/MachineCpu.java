@@ -9,8 +9,6 @@ import java.util.List;
  * Reads the CPU time the whole machine spent busy from {@code /proc/stat}, so that load
  * from other processes during an iteration shows up in its record. Returns {@code -1}
  * where {@code /proc/stat} cannot be read.
- *
- * @author lettuce-tuning
  */
 final class MachineCpu {
 

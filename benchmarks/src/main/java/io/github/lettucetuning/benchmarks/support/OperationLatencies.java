@@ -6,15 +6,15 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Latencies of single operations as the caller sees them, from issue to completion, in
- * an HdrHistogram per iteration. JMH's sample mode would measure whole invocations
- * only, and in a run of its own; recording here gives percentiles next to the
- * throughput and server counters of the same iteration, and per operation even where an
- * invocation issues a thousand of them at once (the reactive cell).
+ * Latencies of single operations as the caller sees them, from issue to completion, in an
+ * HdrHistogram per iteration. JMH's sample mode would measure whole invocations only, and
+ * in a run of its own; recording here gives percentiles next to the throughput and server
+ * counters of the same iteration, and per operation even where an invocation issues a
+ * thousand of them at once (the reactive cell).
  * <p>
  * Every cell is closed-loop (each caller waits for its replies before issuing more), so
- * the figures are service times under that concurrency: there is no intended schedule
- * to correct coordinated omission against.
+ * the figures are service times under that concurrency: there is no intended schedule to
+ * correct coordinated omission against.
  */
 public final class OperationLatencies {
 

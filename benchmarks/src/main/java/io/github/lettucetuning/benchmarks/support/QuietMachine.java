@@ -16,8 +16,6 @@ import com.sun.management.OperatingSystemMXBean;
  * <p>
  * System properties: {@value #MAX_WAIT_PROPERTY} (seconds, default 10, 0 switches the
  * wait off) and {@value #THRESHOLD_PROPERTY} (cores, default 0.2).
- *
- * @author lettuce-tuning
  */
 final class QuietMachine {
 

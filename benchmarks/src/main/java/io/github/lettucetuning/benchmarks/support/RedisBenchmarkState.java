@@ -18,8 +18,6 @@ import org.openjdk.jmh.infra.IterationParams;
  * the client under test and records server-side counters per iteration (see
  * {@link IterationRecorder}). Subclasses open and close their client; they declare no
  * {@code @Setup} or {@code @TearDown} methods of their own, so the order is fixed here.
- *
- * @author lettuce-tuning
  */
 @State(Scope.Benchmark)
 public abstract class RedisBenchmarkState {

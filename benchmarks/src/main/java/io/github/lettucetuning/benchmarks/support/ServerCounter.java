@@ -8,10 +8,8 @@ import io.github.lettucetuning.testsupport.server.RespClient;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Samples redis-server's {@code INFO commandstats}, {@code INFO cpu} and {@code INFO stats} over one admin
- * connection kept open for the trial.
- *
- * @author lettuce-tuning
+ * Samples redis-server's {@code INFO commandstats}, {@code INFO cpu} and
+ * {@code INFO stats} over one admin connection kept open for the trial.
  */
 public final class ServerCounter implements AutoCloseable {
 

@@ -11,7 +11,6 @@ package io.github.lettucetuning.benchmarks.support;
  * @param reads {@code total_reads_processed}: socket reads, each handing over one or more
  * commands
  * @param writes {@code total_writes_processed}: socket writes of replies
- * @author lettuce-tuning
  */
 public record ServerSample(long setCalls, long getCalls, long mgetCalls, double cpuSeconds, long reads, long writes) {
 

@@ -14,8 +14,6 @@ import tools.jackson.databind.json.JsonMapper;
  * The JSON-lines file the harness appends one record per iteration to. Its path comes
  * from the {@value #PROPERTY} system property, {@value #DEFAULT_PATH} (relative to the
  * working directory) without it.
- *
- * @author lettuce-tuning
  */
 public final class SideFile {
 

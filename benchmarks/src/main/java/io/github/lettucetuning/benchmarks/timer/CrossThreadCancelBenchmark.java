@@ -13,12 +13,13 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Control;
 
 /**
- * Schedule on one thread, cancel on another, as Lettuce does (caller thread schedules, event loop cancels): each
- * group has one scheduling thread that hands its timeouts over a bounded single-producer single-consumer ring to
- * one cancelling thread. Read the {@code :*_schedule} rows: they count completed schedule-and-hand-over operations;
- * the {@code :*_cancel} rows also count polls of an empty ring. About 2 minutes for the 4 groups.
+ * Schedule on one thread, cancel on another, as Lettuce does (caller thread schedules,
+ * event loop cancels): each group has one scheduling thread that hands its timeouts over
+ * a bounded single-producer single-consumer ring to one cancelling thread. Read the
+ * {@code :*_schedule} rows: they count completed schedule-and-hand-over operations; the
+ * {@code :*_cancel} rows also count polls of an empty ring. About 2 minutes for the 4
+ * groups.
  *
- * @author lettuce-tuning contributors
  * @since 0.1.0
  */
 public class CrossThreadCancelBenchmark extends TimerBenchmarkBase {
@@ -27,8 +28,7 @@ public class CrossThreadCancelBenchmark extends TimerBenchmarkBase {
 	@Group("wheelTimer")
 	@GroupThreads(1)
 	public boolean wheelTimer_schedule(WheelTimerState state, Handoff handoff, Control control) {
-		return handoff.offer(state.timer.newTimeout(NO_OP_TASK, COMMAND_TIMEOUT_NANOS, TimeUnit.NANOSECONDS),
-				control);
+		return handoff.offer(state.timer.newTimeout(NO_OP_TASK, COMMAND_TIMEOUT_NANOS, TimeUnit.NANOSECONDS), control);
 	}
 
 	@Benchmark
@@ -43,8 +43,7 @@ public class CrossThreadCancelBenchmark extends TimerBenchmarkBase {
 	@GroupThreads(1)
 	public boolean hashedWheelLettuceDefault_schedule(LettuceDefaultHashedWheelTimerState state, Handoff handoff,
 			Control control) {
-		return handoff.offer(state.timer.newTimeout(NO_OP_TASK, COMMAND_TIMEOUT_NANOS, TimeUnit.NANOSECONDS),
-				control);
+		return handoff.offer(state.timer.newTimeout(NO_OP_TASK, COMMAND_TIMEOUT_NANOS, TimeUnit.NANOSECONDS), control);
 	}
 
 	@Benchmark
@@ -58,8 +57,7 @@ public class CrossThreadCancelBenchmark extends TimerBenchmarkBase {
 	@Group("hashedWheel10ms")
 	@GroupThreads(1)
 	public boolean hashedWheel10ms_schedule(FineHashedWheelTimerState state, Handoff handoff, Control control) {
-		return handoff.offer(state.timer.newTimeout(NO_OP_TASK, COMMAND_TIMEOUT_NANOS, TimeUnit.NANOSECONDS),
-				control);
+		return handoff.offer(state.timer.newTimeout(NO_OP_TASK, COMMAND_TIMEOUT_NANOS, TimeUnit.NANOSECONDS), control);
 	}
 
 	@Benchmark
@@ -85,10 +83,9 @@ public class CrossThreadCancelBenchmark extends TimerBenchmarkBase {
 	}
 
 	/**
-	 * Bounded single-producer single-consumer ring between the scheduling and the cancelling thread of a group. An
-	 * empty slot is {@code null}; each side keeps its own index, on its own padded holder.
-	 *
-	 * @author lettuce-tuning contributors
+	 * Bounded single-producer single-consumer ring between the scheduling and the
+	 * cancelling thread of a group. An empty slot is {@code null}; each side keeps its
+	 * own index, on its own padded holder.
 	 */
 	@State(Scope.Group)
 	public static class Handoff {
@@ -102,8 +99,9 @@ public class CrossThreadCancelBenchmark extends TimerBenchmarkBase {
 		private final PaddedIndex consumerIndex = new PaddedIndex();
 
 		/**
-		 * Hand a timeout ({@link Timeout} or {@link Future}) to the cancelling thread, spinning while the ring is
-		 * full; cancels it here if the iteration ends meanwhile.
+		 * Hand a timeout ({@link Timeout} or {@link Future}) to the cancelling thread,
+		 * spinning while the ring is full; cancels it here if the iteration ends
+		 * meanwhile.
 		 * @param timeout the timeout
 		 * @param control JMH's iteration control
 		 * @return whether the timeout was handed over
@@ -147,9 +145,8 @@ public class CrossThreadCancelBenchmark extends TimerBenchmarkBase {
 	}
 
 	/**
-	 * An index written by one thread only, padded so the two sides do not share a cache line.
-	 *
-	 * @author lettuce-tuning contributors
+	 * An index written by one thread only, padded so the two sides do not share a cache
+	 * line.
 	 */
 	@SuppressWarnings("unused")
 	static final class PaddedIndex {

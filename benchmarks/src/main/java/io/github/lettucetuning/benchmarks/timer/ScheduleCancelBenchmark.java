@@ -4,11 +4,11 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Schedule-then-cancel on the same thread, at 1, 4 and 16 threads, for each timer implementation. The thread count
- * is part of each method (rather than a {@code -t} option) so that one run of this class produces the whole table:
- * 12 benchmarks, about 5.5 minutes.
+ * Schedule-then-cancel on the same thread, at 1, 4 and 16 threads, for each timer
+ * implementation. The thread count is part of each method (rather than a {@code -t}
+ * option) so that one run of this class produces the whole table: 12 benchmarks, about
+ * 5.5 minutes.
  *
- * @author lettuce-tuning contributors
  * @since 0.1.0
  */
 public class ScheduleCancelBenchmark extends TimerBenchmarkBase {

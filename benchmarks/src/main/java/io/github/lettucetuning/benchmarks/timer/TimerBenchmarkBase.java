@@ -22,14 +22,14 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Settings shared by the timer benchmarks, and one state per timer implementation so that a benchmark method only
- * starts the timer it measures. Each benchmark runs 2 forks x (3 warmup + 3 measurement) iterations of 2 s, about
- * 26 s with JVM start-up.
+ * Settings shared by the timer benchmarks, and one state per timer implementation so that
+ * a benchmark method only starts the timer it measures. Each benchmark runs 2 forks x (3
+ * warmup + 3 measurement) iterations of 2 s, about 26 s with JVM start-up.
  * <p>
- * Every operation models a Redis command under Lettuce: schedule a timeout of {@link #COMMAND_TIMEOUT} (a typical
- * command timeout), then cancel it, as the event loop does when the reply arrives long before the deadline.
+ * Every operation models a Redis command under Lettuce: schedule a timeout of
+ * {@link #COMMAND_TIMEOUT} (a typical command timeout), then cancel it, as the event loop
+ * does when the reply arrives long before the deadline.
  *
- * @author lettuce-tuning contributors
  * @since 0.1.0
  */
 @BenchmarkMode(Mode.Throughput)
@@ -75,8 +75,6 @@ public abstract class TimerBenchmarkBase {
 
 	/**
 	 * Our {@link WheelTimer} with default options (10 ms tick, 8192 buckets).
-	 *
-	 * @author lettuce-tuning contributors
 	 */
 	@State(Scope.Benchmark)
 	public static class WheelTimerState {
@@ -96,9 +94,8 @@ public abstract class TimerBenchmarkBase {
 	}
 
 	/**
-	 * Netty's {@link HashedWheelTimer} exactly as Lettuce creates it by default (100 ms tick, 512 buckets).
-	 *
-	 * @author lettuce-tuning contributors
+	 * Netty's {@link HashedWheelTimer} exactly as Lettuce creates it by default (100 ms
+	 * tick, 512 buckets).
 	 */
 	@State(Scope.Benchmark)
 	public static class LettuceDefaultHashedWheelTimerState {
@@ -118,9 +115,8 @@ public abstract class TimerBenchmarkBase {
 	}
 
 	/**
-	 * Netty's {@link HashedWheelTimer} at our tick (10 ms) with 2048 buckets (a 20 s span).
-	 *
-	 * @author lettuce-tuning contributors
+	 * Netty's {@link HashedWheelTimer} at our tick (10 ms) with 2048 buckets (a 20 s
+	 * span).
 	 */
 	@State(Scope.Benchmark)
 	public static class FineHashedWheelTimerState {
@@ -141,9 +137,8 @@ public abstract class TimerBenchmarkBase {
 	}
 
 	/**
-	 * A JDK {@link ScheduledThreadPoolExecutor} with one thread that removes cancelled tasks from its queue.
-	 *
-	 * @author lettuce-tuning contributors
+	 * A JDK {@link ScheduledThreadPoolExecutor} with one thread that removes cancelled
+	 * tasks from its queue.
 	 */
 	@State(Scope.Benchmark)
 	public static class ScheduledExecutorState {

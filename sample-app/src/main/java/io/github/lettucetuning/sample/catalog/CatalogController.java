@@ -6,8 +6,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Serves the catalog.
- *
- * @author lettuce-tuning
  */
 @RestController
 class CatalogController {

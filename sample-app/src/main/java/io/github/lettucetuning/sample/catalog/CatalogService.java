@@ -8,8 +8,6 @@ import org.springframework.stereotype.Service;
 
 /**
  * Looks products up in a slow "database", cached in Redis.
- *
- * @author lettuce-tuning
  */
 @Service
 public class CatalogService {

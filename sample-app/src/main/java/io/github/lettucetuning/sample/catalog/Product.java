@@ -9,7 +9,6 @@ import java.math.BigDecimal;
  * @param id the product id
  * @param name the product name
  * @param price the unit price
- * @author lettuce-tuning
  */
 public record Product(long id, String name, BigDecimal price) implements Serializable {
 

@@ -8,8 +8,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Counts visits per page.
- *
- * @author lettuce-tuning
  */
 @Service
 @RestController

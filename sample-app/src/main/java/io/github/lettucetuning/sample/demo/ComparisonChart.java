@@ -11,8 +11,6 @@ import org.knowm.xchart.CategoryChartBuilder;
 
 /**
  * Draws the demo's comparison as a PNG bar chart.
- *
- * @author lettuce-tuning
  */
 final class ComparisonChart {
 

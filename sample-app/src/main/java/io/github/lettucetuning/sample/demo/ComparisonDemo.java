@@ -32,8 +32,6 @@ import org.springframework.web.client.RestClient;
  * setup and lettuce-tuning's modes, one application context after the other in one JVM
  * against one Redis, then prints a comparison table, writes a chart and ends with the
  * tuned application's health and {@code /actuator/lettuce} summary.
- *
- * @author lettuce-tuning
  */
 public final class ComparisonDemo {
 
@@ -62,8 +60,11 @@ public final class ComparisonDemo {
 	 * @return the exit code: 0, or 1 when a request failed
 	 */
 	public static int run(Class<?> application, String[] arguments) throws Exception {
-		// The bare --demo flag would bind as an empty "demo" value and hide the demo.* ones.
-		String[] args = Arrays.stream(arguments).filter((argument) -> !argument.equals("--demo")).toArray(String[]::new);
+		// The bare --demo flag would bind as an empty "demo" value and hide the demo.*
+		// ones.
+		String[] args = Arrays.stream(arguments)
+			.filter((argument) -> !argument.equals("--demo"))
+			.toArray(String[]::new);
 		StandardEnvironment environment = new StandardEnvironment();
 		environment.getPropertySources().addFirst(new SimpleCommandLinePropertySource(args));
 		DemoProperties properties = Binder.get(environment)
@@ -90,12 +91,14 @@ public final class ComparisonDemo {
 	}
 
 	int compare(String[] args) throws Exception {
-		this.out.printf("%nlettuce-tuning demo: the same shop workload, %d threads, %ds warm-up + %ds measured per setup%n",
+		this.out.printf(
+				"%nlettuce-tuning demo: the same shop workload, %d threads, %ds warm-up + %ds measured per setup%n",
 				this.properties.getThreads(), this.properties.getWarmup().toSeconds(),
 				this.properties.getDuration().toSeconds());
 		this.out.printf("Setups: %s; each runs in its own application context, one after the other.%n",
 				this.properties.getSetups());
-		// One pass warms the JIT for every setup first: otherwise each setup would run faster
+		// One pass warms the JIT for every setup first: otherwise each setup would run
+		// faster
 		// than the one before it only because it ran later.
 		this.out.println("Warming up every setup (not measured)...");
 		for (String setup : this.properties.getSetups()) {
@@ -119,8 +122,7 @@ public final class ComparisonDemo {
 		if (profiles == null) {
 			throw new IllegalArgumentException("Unknown setup '" + setup + "'; use one of " + PROFILES.keySet());
 		}
-		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(this.application)
-			.profiles(profiles)
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(this.application).profiles(profiles)
 			.run(args)) {
 			ShopWorkload workload = new ShopWorkload(context.getBean(CatalogService.class),
 					context.getBean(VisitCounter.class), context.getBean(Leaderboard.class),
@@ -152,7 +154,8 @@ public final class ComparisonDemo {
 		this.summary.add("GET /actuator/health/redis");
 		this.summary.add("  " + RestClient.create()
 			.get()
-			.uri("http://localhost:" + context.getEnvironment().getProperty("local.server.port") + "/actuator/health/redis")
+			.uri("http://localhost:" + context.getEnvironment().getProperty("local.server.port")
+					+ "/actuator/health/redis")
 			.exchange((request, response) -> response.bodyTo(String.class)));
 		this.summary.add("");
 		this.summary.add("GET /actuator/lettuce (summary)");
@@ -163,8 +166,8 @@ public final class ComparisonDemo {
 	private void printTable(List<RoundResult> results) {
 		long baseline = results.get(0).requestsPerSecond();
 		this.out.println();
-		this.out.printf("| %-8s | %12s | %8s | %9s | %7s | %22s |%n", "setup", "requests/s", "vs " + results.get(0).setup(),
-				"p99 (ms)", "errors", "connections on server");
+		this.out.printf("| %-8s | %12s | %8s | %9s | %7s | %22s |%n", "setup", "requests/s",
+				"vs " + results.get(0).setup(), "p99 (ms)", "errors", "connections on server");
 		this.out.printf("|%s|%s|%s|%s|%s|%s|%n", "-".repeat(10), "-".repeat(14), "-".repeat(10), "-".repeat(11),
 				"-".repeat(9), "-".repeat(24));
 		for (RoundResult result : results) {

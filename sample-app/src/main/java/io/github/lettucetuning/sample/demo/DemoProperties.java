@@ -5,8 +5,6 @@ import java.util.List;
 
 /**
  * Settings of the side-by-side demo, given as {@code --demo.*} arguments.
- *
- * @author lettuce-tuning
  */
 public class DemoProperties {
 

@@ -13,8 +13,6 @@ import org.HdrHistogram.Recorder;
 /**
  * Drives the shop with many threads for a warm-up and a measured period, printing a live
  * line each second, and reports throughput, p99 latency and errors.
- *
- * @author lettuce-tuning
  */
 class LoadRound {
 
@@ -68,8 +66,8 @@ class LoadRound {
 				this.out.println();
 			}
 			long measured = previous - requestsBefore;
-			return new Measurement(measured / Math.max(1, duration.toSeconds()), total.getValueAtPercentile(99) / 1000.0,
-					this.errors.sum() - errorsBefore);
+			return new Measurement(measured / Math.max(1, duration.toSeconds()),
+					total.getValueAtPercentile(99) / 1000.0, this.errors.sum() - errorsBefore);
 		}
 		finally {
 			stop(senders);

@@ -8,7 +8,6 @@ package io.github.lettucetuning.sample.demo;
  * @param p99Millis the 99th percentile request latency in milliseconds
  * @param errors the number of failed requests
  * @param connections the application's connections the Redis server counted
- * @author lettuce-tuning
  */
 record RoundResult(String setup, long requestsPerSecond, double p99Millis, long errors, long connections) {
 

@@ -9,8 +9,6 @@ import org.springframework.data.redis.core.types.RedisClientInfo;
 
 /**
  * What the Redis server says about this app's connections.
- *
- * @author lettuce-tuning
  */
 class ServerConnections {
 

@@ -12,8 +12,6 @@ import io.github.lettucetuning.sample.orders.OrderService;
 /**
  * One request of a shop's traffic, drawn at random: mostly cached catalog reads, then
  * counters and scores, a few orders (transactions) and jobs (blocking pops).
- *
- * @author lettuce-tuning
  */
 class ShopWorkload {
 

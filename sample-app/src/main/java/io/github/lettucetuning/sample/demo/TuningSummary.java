@@ -11,10 +11,8 @@ import io.github.lettucetuning.endpoint.LettuceEndpoint;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A few lines that summarise what {@code /actuator/lettuce} reports: the effective tuning,
- * the live state and the advice.
- *
- * @author lettuce-tuning
+ * A few lines that summarise what {@code /actuator/lettuce} reports: the effective
+ * tuning, the live state and the advice.
  */
 final class TuningSummary {
 
@@ -36,7 +34,8 @@ final class TuningSummary {
 				+ descriptor.state().timer().pending() + ", expired " + descriptor.state().timer().expired());
 		lines.add("transport " + socket.transport() + ", keep-alive " + onOff(socket.keepAlive().active())
 				+ ", TCP_USER_TIMEOUT " + onOff(socket.tcpUserTimeout().active())
-				+ ((socket.tcpUserTimeout().timeout() != null) ? " (" + socket.tcpUserTimeout().timeout().toSeconds() + "s)" : ""));
+				+ ((socket.tcpUserTimeout().timeout() != null)
+						? " (" + socket.tcpUserTimeout().timeout().toSeconds() + "s)" : ""));
 		if (configuration.pool() != null) {
 			Duration maxWait = configuration.pool().maxWait();
 			lines.add("dedicated pool: max-active " + configuration.pool().maxActive() + ", max-wait "

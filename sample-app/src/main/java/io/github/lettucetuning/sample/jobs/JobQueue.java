@@ -14,8 +14,6 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * A job queue: producers push, workers take with a blocking pop (BRPOP), which holds a
  * dedicated connection while it waits instead of stalling the shared one.
- *
- * @author lettuce-tuning
  */
 @Service
 @RestController

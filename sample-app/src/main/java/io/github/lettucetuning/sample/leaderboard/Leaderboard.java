@@ -14,8 +14,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Scores players in a sorted set.
- *
- * @author lettuce-tuning
  */
 @Service
 @RestController

@@ -20,12 +20,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Starts a local {@code redis-server} (from the PATH) on a free port when the
- * application configures no Redis and none answers on the default address, and stops
- * it when the application stops. Lets the sample run on a machine with nothing started
- * by hand.
- *
- * @author lettuce-tuning
+ * Starts a local {@code redis-server} (from the PATH) on a free port when the application
+ * configures no Redis and none answers on the default address, and stops it when the
+ * application stops. Lets the sample run on a machine with nothing started by hand.
  */
 public class LocalRedisFallback implements ApplicationListener<ApplicationEvent> {
 
@@ -96,7 +93,8 @@ public class LocalRedisFallback implements ApplicationListener<ApplicationEvent>
 			InputStream in = socket.getInputStream();
 			byte[] reply = in.readNBytes(5);
 			String answer = new String(reply, StandardCharsets.US_ASCII);
-			// An instance that requires a password answers -NOAUTH: it is there, but not ours to use.
+			// An instance that requires a password answers -NOAUTH: it is there, but not
+			// ours to use.
 			return answer.equals("+PONG");
 		}
 		catch (IOException ex) {

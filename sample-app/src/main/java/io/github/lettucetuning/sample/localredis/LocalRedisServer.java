@@ -14,11 +14,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A throwaway {@code redis-server} for the sample: the executable from the
- * {@code PATH}, a free port on the loopback address, no persistence, a temporary
- * working directory. {@link #start()} returns once the server answers {@code PING};
- * {@link #stop()} (or, failing that, a shutdown hook) ends the process and deletes
- * its directory.
+ * A throwaway {@code redis-server} for the sample: the executable from the {@code PATH},
+ * a free port on the loopback address, no persistence, a temporary working directory.
+ * {@link #start()} returns once the server answers {@code PING}; {@link #stop()} (or,
+ * failing that, a shutdown hook) ends the process and deletes its directory.
  */
 public final class LocalRedisServer {
 

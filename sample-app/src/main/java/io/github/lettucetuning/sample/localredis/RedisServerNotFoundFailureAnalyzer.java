@@ -7,8 +7,6 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
  * Explains a missing {@code redis-server} when the sample needed to start one.
- *
- * @author lettuce-tuning
  */
 class RedisServerNotFoundFailureAnalyzer extends AbstractFailureAnalyzer<RedisServerNotFoundException> {
 

@@ -15,8 +15,6 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Places orders: stock, order log and revenue change together in one MULTI/EXEC
  * transaction, which runs on a dedicated connection.
- *
- * @author lettuce-tuning
  */
 @Service
 @RestController

@@ -17,8 +17,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LocalRedisFallback} with real processes.
- *
- * @author lettuce-tuning
  */
 @RedisStandaloneTest
 @Timeout(60)

@@ -15,8 +15,6 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs short system commands (firewall tools) with a bound and captures their output.
- *
- * @author lettuce-tuning contributors
  */
 final class CommandRunner {
 

@@ -10,14 +10,11 @@ import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
 
 /**
- * Entry point for fault injection in tests:
- * <pre class="code">
+ * Entry point for fault injection in tests: <pre class="code">
  * try (Fault pause = Faults.pause(node)) {
  *     // the node answers nothing until the block ends
  * }
  * </pre>
- *
- * @author lettuce-tuning contributors
  */
 public final class Faults {
 
@@ -65,8 +62,8 @@ public final class Faults {
 	}
 
 	/**
-	 * Promote a cluster replica with {@code CLUSTER FAILOVER} and wait until the cluster is
-	 * ok again.
+	 * Promote a cluster replica with {@code CLUSTER FAILOVER} and wait until the cluster
+	 * is ok again.
 	 * @param cluster the cluster
 	 * @param replica the replica to promote
 	 * @return the promoted node
@@ -104,9 +101,10 @@ public final class Faults {
 
 	/**
 	 * Drop every packet to and from a node's client port (see {@link NetworkBlackhole});
-	 * check {@link NetworkBlackhole#availability()} first. For a cluster node the bus port
-	 * ({@code port + 10000}) stays open, so the other nodes still see it: the partition is
-	 * between clients and the node only. Drop the bus port too for a full partition.
+	 * check {@link NetworkBlackhole#availability()} first. For a cluster node the bus
+	 * port ({@code port + 10000}) stays open, so the other nodes still see it: the
+	 * partition is between clients and the node only. Drop the bus port too for a full
+	 * partition.
 	 * @param node the node
 	 * @return the fault
 	 */

@@ -4,8 +4,6 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A firewall tool able to drop the TCP traffic of one local port.
- *
- * @author lettuce-tuning contributors
  */
 interface Firewall {
 

@@ -11,8 +11,6 @@ import org.jspecify.annotations.Nullable;
  * Drops a port with two {@code iptables} rules: {@code INPUT --dport} (requests) and
  * {@code OUTPUT --sport} (replies). On loopback both directions pass both chains, so
  * established connections stall exactly like behind a dead network link.
- *
- * @author lettuce-tuning contributors
  */
 final class IptablesFirewall implements Firewall {
 

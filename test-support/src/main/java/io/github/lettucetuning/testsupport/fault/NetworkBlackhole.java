@@ -13,19 +13,16 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * Drops every TCP packet to and from a local port, so that connections neither fail nor
- * answer: the network partition a client only notices through its timeouts. Needs root and
- * a working {@code iptables} (preferred) or {@code nft}; tests check first:
+ * answer: the network partition a client only notices through its timeouts. Needs root
+ * and a working {@code iptables} (preferred) or {@code nft}; tests check first:
  * <pre class="code">
  * NetworkBlackhole.Availability availability = NetworkBlackhole.availability();
  * assumeTrue(availability.available(), availability.reason());
  * try (NetworkBlackhole blackhole = Faults.blackhole(node)) {
  *     // requests to node time out
  * }
- * </pre>
- * Active blackholes are removed by {@link #heal()}, by {@link #close()} and on JVM
+ * </pre> Active blackholes are removed by {@link #heal()}, by {@link #close()} and on JVM
  * shutdown.
- *
- * @author lettuce-tuning contributors
  */
 public final class NetworkBlackhole implements Fault {
 
@@ -50,8 +47,8 @@ public final class NetworkBlackhole implements Fault {
 	}
 
 	/**
-	 * Tell whether blackholing works on this machine and why not if it does not. The check
-	 * runs once per JVM.
+	 * Tell whether blackholing works on this machine and why not if it does not. The
+	 * check runs once per JVM.
 	 * @return the availability
 	 */
 	public static Availability availability() {
@@ -124,7 +121,8 @@ public final class NetworkBlackhole implements Fault {
 	private static void registerShutdownHookOnce() {
 		if (shutdownHookRegistered.compareAndSet(false, true)) {
 			// Rules outlive the JVM: never leave a port blackholed after the tests
-			Runtime.getRuntime().addShutdownHook(new Thread(NetworkBlackhole::healAll, "lettuce-tuning-blackhole-heal"));
+			Runtime.getRuntime()
+				.addShutdownHook(new Thread(NetworkBlackhole::healAll, "lettuce-tuning-blackhole-heal"));
 		}
 	}
 

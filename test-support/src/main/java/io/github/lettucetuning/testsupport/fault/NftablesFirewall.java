@@ -7,10 +7,8 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Drops a port with a dedicated {@code nft} table per port, so removing the blackhole is a
- * single {@code delete table} that cannot touch anybody else's rules.
- *
- * @author lettuce-tuning contributors
+ * Drops a port with a dedicated {@code nft} table per port, so removing the blackhole is
+ * a single {@code delete table} that cannot touch anybody else's rules.
  */
 final class NftablesFirewall implements Firewall {
 

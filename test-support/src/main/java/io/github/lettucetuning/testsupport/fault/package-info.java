@@ -1,5 +1,6 @@
 /**
- * Fault injection handles (pause, kill, failover, slot migration, client kill, network blackholing) for tests.
+ * Fault injection handles (pause, kill, failover, slot migration, client kill, network
+ * blackholing) for tests.
  */
 @NullMarked
 package io.github.lettucetuning.testsupport.fault;

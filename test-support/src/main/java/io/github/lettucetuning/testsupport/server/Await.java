@@ -10,8 +10,6 @@ import org.slf4j.LoggerFactory;
 /**
  * Bounded polling used by every "wait until the servers agree" step. Failures carry the
  * last observed state so that a timeout explains itself.
- *
- * @author lettuce-tuning contributors
  */
 public final class Await {
 
@@ -68,9 +66,8 @@ public final class Await {
 				lastState = ex.getClass().getSimpleName() + ": " + ex.getMessage();
 			}
 			if (System.nanoTime() >= deadline) {
-				throw new RedisServerException(
-						"Timed out after " + timeout.toMillis() + " ms waiting for " + description + ". Last state: "
-								+ lastState);
+				throw new RedisServerException("Timed out after " + timeout.toMillis() + " ms waiting for "
+						+ description + ". Last state: " + lastState);
 			}
 			sleep(POLL_INTERVAL);
 		}

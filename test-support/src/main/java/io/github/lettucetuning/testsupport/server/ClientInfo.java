@@ -14,7 +14,6 @@ import java.util.Map;
  * @param name the client name, empty when none was set
  * @param cmd the last command the client ran
  * @param fields every field of the line, for the ones without an accessor
- * @author lettuce-tuning contributors
  */
 public record ClientInfo(long id, String addr, String name, String cmd, Map<String, String> fields) {
 

@@ -14,8 +14,6 @@ import java.util.concurrent.ThreadLocalRandom;
  * 10000) collides with the source port of some outgoing connection. Ports handed out to
  * nodes of this JVM stay reserved until the node is stopped, so a killed node can be
  * restarted on the same port.
- *
- * @author lettuce-tuning contributors
  */
 public final class FreePorts {
 
@@ -33,7 +31,8 @@ public final class FreePorts {
 	}
 
 	/**
-	 * Return whether a listening socket could be bound to the port on 127.0.0.1 right now.
+	 * Return whether a listening socket could be bound to the port on 127.0.0.1 right
+	 * now.
 	 * @param port the port
 	 * @return {@code true} if the port is free
 	 */
@@ -57,9 +56,8 @@ public final class FreePorts {
 				return port;
 			}
 		}
-		throw new RedisServerException(
-				"No free loopback port found between " + LOWEST_PORT + " and " + HIGHEST_PORT + " after "
-						+ ATTEMPTS + " attempts");
+		throw new RedisServerException("No free loopback port found between " + LOWEST_PORT + " and " + HIGHEST_PORT
+				+ " after " + ATTEMPTS + " attempts");
 	}
 
 	static void reserveExactly(int port) {

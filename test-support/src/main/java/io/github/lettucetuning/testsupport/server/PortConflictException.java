@@ -3,8 +3,6 @@ package io.github.lettucetuning.testsupport.server;
 /**
  * Thrown when a node lost the race for its port to another process, so the launcher can
  * retry on another port.
- *
- * @author lettuce-tuning contributors
  */
 class PortConflictException extends RedisServerException {
 

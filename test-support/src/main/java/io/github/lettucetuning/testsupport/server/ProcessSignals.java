@@ -9,8 +9,6 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Sends POSIX signals the JDK has no API for (SIGSTOP, SIGCONT) through {@code kill(1)}.
- *
- * @author lettuce-tuning contributors
  */
 final class ProcessSignals {
 
@@ -67,7 +65,8 @@ final class ProcessSignals {
 	static char state(long pid) {
 		try {
 			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-			// The command name in parentheses may contain spaces: the state follows the last ')'
+			// The command name in parentheses may contain spaces: the state follows the
+			// last ')'
 			int end = stat.lastIndexOf(')');
 			return (end > 0 && end + 2 < stat.length()) ? stat.charAt(end + 2) : '?';
 		}

@@ -11,8 +11,6 @@ import org.jspecify.annotations.Nullable;
  * Locates the {@code redis-server} and {@code redis-cli} executables: a system property
  * wins, otherwise the {@code PATH} is searched. A missing executable is an error with an
  * install hint, never a silent skip.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisExecutables {
 
@@ -39,7 +37,8 @@ public final class RedisExecutables {
 	}
 
 	/**
-	 * Locate {@code redis-cli}, preferring the one next to the given {@code redis-server}.
+	 * Locate {@code redis-cli}, preferring the one next to the given
+	 * {@code redis-server}.
 	 * @param redisServer the {@code redis-server} in use
 	 * @return the executable
 	 * @throws RedisServerNotFoundException if it cannot be found

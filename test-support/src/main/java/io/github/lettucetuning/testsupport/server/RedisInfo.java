@@ -6,8 +6,6 @@ import java.util.Map;
 
 /**
  * Parses the text of an {@code INFO} (or {@code CLUSTER INFO}) reply into a map.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisInfo {
 

@@ -23,8 +23,6 @@ import org.slf4j.LoggerFactory;
  * administrative command opens a short-lived connection named
  * {@value #ADMIN_CLIENT_NAME}, so a killed, paused or restarted node never leaves a stale
  * admin connection behind. Lifecycle methods are thread-safe.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisNode implements AutoCloseable {
 
@@ -232,8 +230,7 @@ public final class RedisNode implements AutoCloseable {
 	public long killClient(String clientNameOrId) {
 		long killed = 0;
 		for (ClientInfo client : clientList()) {
-			boolean matches = client.name().equals(clientNameOrId)
-					|| Long.toString(client.id()).equals(clientNameOrId);
+			boolean matches = client.name().equals(clientNameOrId) || Long.toString(client.id()).equals(clientNameOrId);
 			if (matches && !client.name().equals(ADMIN_CLIENT_NAME)) {
 				Object result = command("CLIENT", "KILL", "ID", Long.toString(client.id()));
 				killed += (result instanceof Long count) ? count : 0;
@@ -243,8 +240,8 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	/**
-	 * Block the server for the given time with {@code DEBUG SLEEP}. The command is written
-	 * before this method returns, the reply is awaited on a background thread.
+	 * Block the server for the given time with {@code DEBUG SLEEP}. The command is
+	 * written before this method returns, the reply is awaited on a background thread.
 	 * @param duration how long the server sleeps
 	 * @return completes when the server woke up and answered
 	 */
@@ -272,7 +269,8 @@ public final class RedisNode implements AutoCloseable {
 				return;
 			}
 			if ("?".equals(channel)) {
-				// Cannot observe the process: give the server a moment to pick the command up
+				// Cannot observe the process: give the server a moment to pick the
+				// command up
 				Await.sleep(Duration.ofMillis(50));
 				return;
 			}
@@ -299,7 +297,8 @@ public final class RedisNode implements AutoCloseable {
 			long current = requireAlive("pause");
 			ProcessSignals.send(current, "STOP");
 			this.paused = true;
-			// Signal delivery is asynchronous: only report "paused" once the kernel agrees
+			// Signal delivery is asynchronous: only report "paused" once the kernel
+			// agrees
 			Await.until(Duration.ofSeconds(5), this + " to be stopped by SIGSTOP",
 					() -> isStoppedOrUnknown(current) ? null : "state " + ProcessSignals.state(current));
 		}
@@ -318,8 +317,8 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	/**
-	 * Bring the node back after a fault test: continue it if it is paused, start it again if
-	 * it was killed. Does nothing to a node that runs.
+	 * Bring the node back after a fault test: continue it if it is paused, start it again
+	 * if it was killed. Does nothing to a node that runs.
 	 */
 	public void recover() {
 		resume();
@@ -329,8 +328,8 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	/**
-	 * Kill the process with SIGKILL and wait until it is gone. The node directory and port
-	 * are kept so that {@link #restart()} brings the same node back.
+	 * Kill the process with SIGKILL and wait until it is gone. The node directory and
+	 * port are kept so that {@link #restart()} brings the same node back.
 	 */
 	public void kill() {
 		synchronized (this.lifecycleLock) {
@@ -479,9 +478,9 @@ public final class RedisNode implements AutoCloseable {
 				lastState = ex.getMessage();
 			}
 			if (System.nanoTime() > deadline) {
-				throw new RedisServerException(this + " did not answer PING within "
-						+ this.config.startupTimeout().toMillis() + " ms. Last state: " + lastState
-						+ ". Last log lines:\n" + logTail(LOG_TAIL_LINES));
+				throw new RedisServerException(
+						this + " did not answer PING within " + this.config.startupTimeout().toMillis()
+								+ " ms. Last state: " + lastState + ". Last log lines:\n" + logTail(LOG_TAIL_LINES));
 			}
 			Await.sleep(Duration.ofMillis(20));
 		}
@@ -491,7 +490,8 @@ public final class RedisNode implements AutoCloseable {
 		try (RespClient client = RespClient.connect(HOST, this.port, Duration.ofMillis(250), Duration.ofSeconds(1))) {
 			authenticate(client);
 			client.command("PING");
-			// Another JVM may have won the race for this port: make sure it is our process
+			// Another JVM may have won the race for this port: make sure it is our
+			// process
 			String processId = RedisInfo.parse(client.commandAsString("INFO", "server")).get("process_id");
 			return Long.toString(expectedPid).equals(processId);
 		}
@@ -499,8 +499,8 @@ public final class RedisNode implements AutoCloseable {
 
 	private RedisServerException exitedEarly(Process started) {
 		String tail = logTail(LOG_TAIL_LINES);
-		String message = this + " exited with code " + started.exitValue()
-				+ " before answering PING. Last log lines:\n" + tail;
+		String message = this + " exited with code " + started.exitValue() + " before answering PING. Last log lines:\n"
+				+ tail;
 		return tail.contains("Address already in use") ? new PortConflictException(message)
 				: new RedisServerException(message);
 	}

@@ -28,15 +28,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Process-wide registry of the {@code redis-server} processes started by this JVM.
  * <p>
- * A shutdown hook kills every registered process on normal exit, after failed tests and on
- * SIGINT/SIGTERM. A JVM killed with SIGKILL runs no hook, so every process also gets a pid
- * file under {@code ${java.io.tmpdir}/lettuce-tuning-redis/pids}; the first use of the
- * registry in any later JVM sweeps pid files whose owning JVM is gone and kills the
+ * A shutdown hook kills every registered process on normal exit, after failed tests and
+ * on SIGINT/SIGTERM. A JVM killed with SIGKILL runs no hook, so every process also gets a
+ * pid file under {@code ${java.io.tmpdir}/lettuce-tuning-redis/pids}; the first use of
+ * the registry in any later JVM sweeps pid files whose owning JVM is gone and kills the
  * process if it is still one of our nodes (its {@code /proc/<pid>/cmdline} names the node
  * directory). Pid files of JVMs that are still running are left alone, so concurrent
  * builds on one machine do not kill each other's servers.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisProcessRegistry {
 
@@ -258,7 +256,8 @@ public final class RedisProcessRegistry {
 			sorted.forEach(RedisProcessRegistry::deleteQuietly);
 		}
 		catch (IOException | UncheckedIOException ex) {
-			// A concurrently exiting redis-server may still be writing its log: best effort
+			// A concurrently exiting redis-server may still be writing its log: best
+			// effort
 		}
 	}
 

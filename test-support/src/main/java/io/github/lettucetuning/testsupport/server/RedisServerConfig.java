@@ -14,8 +14,6 @@ import org.jspecify.annotations.Nullable;
  * {@code redis.conf} inside the node directory: a fixed test-friendly base (loopback
  * only, no persistence, {@code DEBUG} enabled) followed by the extra directives, so an
  * extra directive overrides a base one.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisServerConfig {
 
@@ -25,8 +23,8 @@ public final class RedisServerConfig {
 	public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(15);
 
 	/**
-	 * The proc title keeps the config file path visible in {@code /proc/<pid>/cmdline}, which
-	 * is how a later JVM recognises an orphaned node of ours.
+	 * The proc title keeps the config file path visible in {@code /proc/<pid>/cmdline},
+	 * which is how a later JVM recognises an orphaned node of ours.
 	 */
 	static final String PROC_TITLE_TEMPLATE = "{title} {listen-addr} {server-mode} {config-file}";
 
@@ -126,7 +124,8 @@ public final class RedisServerConfig {
 	}
 
 	/**
-	 * Add one configuration directive, e.g. {@code withDirective("cluster-enabled", "yes")}.
+	 * Add one configuration directive, e.g.
+	 * {@code withDirective("cluster-enabled", "yes")}.
 	 * @param name the directive name
 	 * @param arguments its arguments
 	 * @return a new configuration
@@ -207,7 +206,8 @@ public final class RedisServerConfig {
 		all.add(directive("appendonly", "no"));
 		all.add(directive("protected-mode", "no"));
 		all.add(directive("enable-debug-command", "yes"));
-		// Diskless replication waits 5 s by default to batch replicas: tests want sync now
+		// Diskless replication waits 5 s by default to batch replicas: tests want sync
+		// now
 		all.add(directive("repl-diskless-sync-delay", "0"));
 		all.add(directive("proc-title-template", PROC_TITLE_TEMPLATE));
 		if (this.password != null) {

@@ -5,8 +5,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * Thrown when a {@code redis-server} process or a topology built from them cannot be
  * started, reached or brought into the expected state.
- *
- * @author lettuce-tuning contributors
  */
 public class RedisServerException extends RuntimeException {
 

@@ -6,16 +6,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts {@code redis-server} processes on free loopback ports, each in its own
- * directory under {@link RedisProcessRegistry#workDirectory()}. Usable without JUnit:
+ * Starts {@code redis-server} processes on free loopback ports, each in its own directory
+ * under {@link RedisProcessRegistry#workDirectory()}. Usable without JUnit:
  * <pre class="code">
  * RedisServerLauncher launcher = new RedisServerLauncher();
  * try (RedisNode node = launcher.start(RedisServerConfig.defaults())) {
  *     node.command("SET", "key", "value");
  * }
  * </pre>
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisServerLauncher {
 
@@ -60,8 +58,8 @@ public final class RedisServerLauncher {
 	 * Start a node and wait until it answers {@code PING}.
 	 * @param config the node configuration
 	 * @return the running node
-	 * @throws RedisServerException if it does not come up in time (the message includes the
-	 * tail of its log)
+	 * @throws RedisServerException if it does not come up in time (the message includes
+	 * the tail of its log)
 	 */
 	public RedisNode start(RedisServerConfig config) {
 		for (int attempt = 1;; attempt++) {

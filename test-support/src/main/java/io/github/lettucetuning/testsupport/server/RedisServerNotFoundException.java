@@ -3,8 +3,6 @@ package io.github.lettucetuning.testsupport.server;
 /**
  * Thrown when the {@code redis-server} (or {@code redis-cli}) executable cannot be found.
  * Tests fail loudly with an install hint instead of being skipped silently.
- *
- * @author lettuce-tuning contributors
  */
 public class RedisServerNotFoundException extends RedisServerException {
 

@@ -16,10 +16,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A tiny, dependency-free and deliberately dumb RESP client over a plain {@link Socket}.
  * It exists so that the test infrastructure never depends on the client library under
- * test: readiness checks, topology bootstrap and fault injection all go through it.
- * Not thread-safe.
- *
- * @author lettuce-tuning contributors
+ * test: readiness checks, topology bootstrap and fault injection all go through it. Not
+ * thread-safe.
  */
 public final class RespClient implements AutoCloseable {
 
@@ -140,10 +138,8 @@ public final class RespClient implements AutoCloseable {
 			reply = this.reader.read();
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException(
-					"Cannot read " + what + " from " + this.address + ": " + ex.getClass().getSimpleName() + " "
-							+ Objects.toString(ex.getMessage(), ""),
-					ex);
+			throw new UncheckedIOException("Cannot read " + what + " from " + this.address + ": "
+					+ ex.getClass().getSimpleName() + " " + Objects.toString(ex.getMessage(), ""), ex);
 		}
 		if (reply instanceof RespErrorException error) {
 			throw new RespErrorException(error.getMessage());

@@ -2,8 +2,6 @@ package io.github.lettucetuning.testsupport.server;
 
 /**
  * An error reply ({@code -ERR ...}) sent by a Redis server.
- *
- * @author lettuce-tuning contributors
  */
 public class RespErrorException extends RuntimeException {
 

@@ -18,8 +18,6 @@ import org.jspecify.annotations.Nullable;
  * {@link Map}, nulls become {@code null} and error replies become a
  * {@link RespErrorException} value (thrown by the caller only at the top level, so an
  * error nested in an array does not hide its siblings).
- *
- * @author lettuce-tuning contributors
  */
 final class RespReader {
 

@@ -11,8 +11,6 @@ import org.testcontainers.utility.DockerImageName;
  * {@code redis-server}. Exposes the same address methods as
  * {@link io.github.lettucetuning.testsupport.topology.RedisStandalone}; process faults
  * (pause, kill) are not offered here.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisContainerStandalone implements AutoCloseable {
 

@@ -4,8 +4,6 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * The one place where container image tags are pinned.
- *
- * @author lettuce-tuning contributors
  */
 public final class TestImages {
 

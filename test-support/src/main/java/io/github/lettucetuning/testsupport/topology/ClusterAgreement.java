@@ -16,8 +16,6 @@ import org.jspecify.annotations.Nullable;
  * One check of whether a cluster has settled: every reachable node reports
  * {@code cluster_state:ok}, knows every other reachable node, agrees with the others on
  * roles and slot ownership, and every replica of a reachable master has its link up.
- *
- * @author lettuce-tuning contributors
  */
 final class ClusterAgreement {
 
@@ -53,7 +51,8 @@ final class ClusterAgreement {
 				referenceView = view;
 			}
 			else if (!reference.equals(signature)) {
-				return Outcome.notYet(node + " sees [" + signature + "] but " + referenceNode + " sees [" + reference + "]");
+				return Outcome
+					.notYet(node + " sees [" + signature + "] but " + referenceNode + " sees [" + reference + "]");
 			}
 		}
 		return Outcome.done(referenceView);

@@ -17,7 +17,6 @@ import org.jspecify.annotations.Nullable;
  * @param masterId the id of its master for a replica, {@code null} for a master
  * @param linkState {@code connected} or {@code disconnected}
  * @param slots the slots it serves (importing/migrating markers are left out)
- * @author lettuce-tuning contributors
  */
 public record ClusterNodeInfo(String id, String host, int port, Set<String> flags, @Nullable String masterId,
 		String linkState, List<SlotRange> slots) {

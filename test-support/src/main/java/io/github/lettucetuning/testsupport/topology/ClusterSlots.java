@@ -7,8 +7,6 @@ import java.nio.charset.StandardCharsets;
  * (the part between the first <code>{</code> and the following <code>}</code> when that
  * part is not empty), modulo 16384. Our own implementation, so the tests never ask the
  * client under test which node owns a key.
- *
- * @author lettuce-tuning contributors
  */
 public final class ClusterSlots {
 

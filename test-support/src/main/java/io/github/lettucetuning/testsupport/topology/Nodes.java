@@ -10,8 +10,6 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Helpers shared by the topologies.
- *
- * @author lettuce-tuning contributors
  */
 final class Nodes {
 

@@ -32,8 +32,6 @@ import org.jspecify.annotations.Nullable;
  * Roles change at run time (failover, kill), so {@link #masters()}, {@link #replicas()}
  * and {@link #masterForSlot(int)} always read the current {@code CLUSTER NODES} of a
  * reachable node instead of remembering how the cluster was created.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisClusterTopology implements RedisTopology {
 
@@ -184,8 +182,9 @@ public final class RedisClusterTopology implements RedisTopology {
 	}
 
 	/**
-	 * Promote a replica whose master is unreachable with {@code CLUSTER FAILOVER TAKEOVER}
-	 * (no agreement needed) and wait until it is master and the cluster is ok.
+	 * Promote a replica whose master is unreachable with
+	 * {@code CLUSTER FAILOVER TAKEOVER} (no agreement needed) and wait until it is master
+	 * and the cluster is ok.
 	 * @param replica the replica to promote
 	 */
 	public void takeover(RedisNode replica) {
@@ -240,8 +239,7 @@ public final class RedisClusterTopology implements RedisTopology {
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException(formerMaster + " served no slots"));
 		int slot = former.slots().get(0).start();
-		List<RedisNode> candidates = runningNodes(
-				before.stream().filter((entry) -> formerId.equals(entry.masterId())));
+		List<RedisNode> candidates = runningNodes(before.stream().filter((entry) -> formerId.equals(entry.masterId())));
 		RedisNode promoted = Await.forValue(this.timeout, "a replica of " + formerMaster + " to take over slot " + slot,
 				() -> promotedCandidate(candidates, slot));
 		awaitClusterOk();
@@ -271,8 +269,8 @@ public final class RedisClusterTopology implements RedisTopology {
 
 	/**
 	 * Wait until every reachable node reports {@code cluster_state:ok}, knows every other
-	 * reachable node, agrees with the others on roles and slot ownership, and every replica
-	 * of a reachable master has its replication link up.
+	 * reachable node, agrees with the others on roles and slot ownership, and every
+	 * replica of a reachable master has its replication link up.
 	 * @param timeout the maximum time to wait
 	 */
 	public void awaitClusterOk(Duration timeout) {
@@ -282,8 +280,8 @@ public final class RedisClusterTopology implements RedisTopology {
 	}
 
 	/**
-	 * Start a new empty master, introduce it with {@code CLUSTER MEET} and wait until every
-	 * node knows it.
+	 * Start a new empty master, introduce it with {@code CLUSTER MEET} and wait until
+	 * every node knows it.
 	 * @return the new master, serving no slots yet
 	 */
 	public RedisNode addEmptyMaster() {
@@ -309,9 +307,9 @@ public final class RedisClusterTopology implements RedisTopology {
 
 	/**
 	 * Move slots between masters with the same protocol as {@code redis-cli --cluster
-	 * reshard}: {@code SETSLOT IMPORTING/MIGRATING}, {@code GETKEYSINSLOT} and {@code MIGRATE}
-	 * in batches, then {@code SETSLOT NODE} on every master. Keys stay readable throughout
-	 * (via {@code ASK} redirections) and after.
+	 * reshard}: {@code SETSLOT IMPORTING/MIGRATING}, {@code GETKEYSINSLOT} and
+	 * {@code MIGRATE} in batches, then {@code SETSLOT NODE} on every master. Keys stay
+	 * readable throughout (via {@code ASK} redirections) and after.
 	 * @param from the master giving slots away
 	 * @param to the master receiving them
 	 * @param count how many slots to move (the lowest ones {@code from} serves)

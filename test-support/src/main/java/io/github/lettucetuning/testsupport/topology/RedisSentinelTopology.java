@@ -23,8 +23,6 @@ import org.jspecify.annotations.Nullable;
  * {@link #master()} and {@link #replica()} are this topology's own view, updated by
  * {@link #failover()} and {@link #awaitFailover(RedisNode)}; {@link #currentMaster()}
  * asks a Sentinel.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisSentinelTopology implements RedisTopology {
 
@@ -169,8 +167,9 @@ public final class RedisSentinelTopology implements RedisTopology {
 		RedisNode currentMaster = this.master;
 		RedisNode currentReplica = replica();
 		awaitInSync(currentReplica, currentMaster, this.timeout);
-		Await.until(this.timeout, "every Sentinel to see " + currentMaster + ", " + currentReplica
-				+ " and the other Sentinels", () -> unmetSentinelView(currentMaster, currentReplica));
+		Await.until(this.timeout,
+				"every Sentinel to see " + currentMaster + ", " + currentReplica + " and the other Sentinels",
+				() -> unmetSentinelView(currentMaster, currentReplica));
 	}
 
 	@Override
@@ -204,8 +203,8 @@ public final class RedisSentinelTopology implements RedisTopology {
 			if (!Nodes.isReachable(sentinel)) {
 				continue;
 			}
-			Map<String, String> state = Nodes.flatMap(
-					sentinel.command(Nodes.PROBE_TIMEOUT, "SENTINEL", "MASTER", this.masterName));
+			Map<String, String> state = Nodes
+				.flatMap(sentinel.command(Nodes.PROBE_TIMEOUT, "SENTINEL", "MASTER", this.masterName));
 			boolean seesMaster = Integer.toString(currentMaster.port()).equals(state.get("port"))
 					&& "master".equals(state.get("flags"));
 			boolean seesSentinels = Integer.toString(this.sentinels.size() - 1)
@@ -239,8 +238,7 @@ public final class RedisSentinelTopology implements RedisTopology {
 	}
 
 	private int masterPortSeenBy(RedisNode sentinel) {
-		Object address = sentinel.command(Nodes.PROBE_TIMEOUT, "SENTINEL", "GET-MASTER-ADDR-BY-NAME",
-				this.masterName);
+		Object address = sentinel.command(Nodes.PROBE_TIMEOUT, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", this.masterName);
 		if (address instanceof List<?> hostAndPort && hostAndPort.size() == 2) {
 			return Integer.parseInt(String.valueOf(hostAndPort.get(1)));
 		}
@@ -256,8 +254,8 @@ public final class RedisSentinelTopology implements RedisTopology {
 
 	@Override
 	public String toString() {
-		return "RedisSentinelTopology[" + this.masterName + ", master=" + this.master + ", sentinels="
-				+ this.sentinels + "]";
+		return "RedisSentinelTopology[" + this.masterName + ", master=" + this.master + ", sentinels=" + this.sentinels
+				+ "]";
 	}
 
 	/**
@@ -336,7 +334,8 @@ public final class RedisSentinelTopology implements RedisTopology {
 					.withName("sentinel-replica")
 					.withDirective("replicaof", master.host(), Integer.toString(master.port())));
 				started.add(replica);
-				// Sentinels discover replicas from the master's INFO: let them find it at once
+				// Sentinels discover replicas from the master's INFO: let them find it at
+				// once
 				awaitInSync(replica, master, this.timeout);
 				List<RedisNode> sentinels = new ArrayList<>();
 				for (int i = 1; i <= this.sentinelCount; i++) {
@@ -344,8 +343,8 @@ public final class RedisSentinelTopology implements RedisTopology {
 					started.add(sentinel);
 					sentinels.add(sentinel);
 				}
-				RedisSentinelTopology topology = new RedisSentinelTopology(this.masterName, master, replica,
-						sentinels, this.timeout);
+				RedisSentinelTopology topology = new RedisSentinelTopology(this.masterName, master, replica, sentinels,
+						this.timeout);
 				topology.awaitHealthy();
 				return topology;
 			}

@@ -9,8 +9,6 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A single {@code redis-server}, optionally protected by a password and ACL users.
- *
- * @author lettuce-tuning contributors
  */
 public final class RedisStandalone implements RedisTopology {
 

@@ -6,8 +6,6 @@ import io.github.lettucetuning.testsupport.server.RedisNode;
 
 /**
  * A set of {@code redis-server} processes started together and stopped together.
- *
- * @author lettuce-tuning contributors
  */
 public interface RedisTopology extends AutoCloseable {
 

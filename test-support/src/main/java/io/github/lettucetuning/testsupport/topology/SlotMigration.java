@@ -10,8 +10,6 @@ import io.github.lettucetuning.testsupport.server.RespClient;
 /**
  * Moves slots from one master to another with the protocol {@code redis-cli --cluster
  * reshard} uses, over connections kept open for the whole migration.
- *
- * @author lettuce-tuning contributors
  */
 final class SlotMigration implements AutoCloseable {
 
@@ -49,9 +47,9 @@ final class SlotMigration implements AutoCloseable {
 	}
 
 	/**
-	 * Move one slot: mark it importing/migrating, {@code MIGRATE} its keys in batches, then
-	 * assign it with {@code SETSLOT NODE} on the target, the source and the other masters
-	 * (that order keeps clients from being redirected back and forth).
+	 * Move one slot: mark it importing/migrating, {@code MIGRATE} its keys in batches,
+	 * then assign it with {@code SETSLOT NODE} on the target, the source and the other
+	 * masters (that order keeps clients from being redirected back and forth).
 	 * @param slot the slot
 	 */
 	void move(int slot) {

@@ -5,7 +5,6 @@ package io.github.lettucetuning.testsupport.topology;
  *
  * @param start the first slot
  * @param end the last slot, inclusive
- * @author lettuce-tuning contributors
  */
 public record SlotRange(int start, int end) {
 

@@ -1,5 +1,6 @@
 /**
- * Standalone, Sentinel and Cluster topologies built from local {@code redis-server} processes.
+ * Standalone, Sentinel and Cluster topologies built from local {@code redis-server}
+ * processes.
  */
 @NullMarked
 package io.github.lettucetuning.testsupport.topology;

@@ -20,8 +20,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Integration tests for {@link Faults} and {@link NetworkBlackhole}.
- *
- * @author lettuce-tuning contributors
  */
 @RedisStandaloneTest
 class FaultsIntegrationTests {
@@ -122,7 +120,8 @@ class FaultsIntegrationTests {
 	}
 
 	private void assertTrafficDropped() {
-		// A dropped SYN is a connect timeout, not a refusal: the client cannot tell a dead link
+		// A dropped SYN is a connect timeout, not a refusal: the client cannot tell a
+		// dead link
 		assertThatExceptionOfType(UncheckedIOException.class)
 			.isThrownBy(() -> RespClient.connect(this.node.host(), this.node.port(), Duration.ofMillis(300),
 					Duration.ofMillis(300)))

@@ -3,8 +3,6 @@ package io.github.lettucetuning.testsupport.server;
 /**
  * Main class of a child JVM that starts a node and then waits to be killed with SIGKILL,
  * leaving the node orphaned.
- *
- * @author lettuce-tuning contributors
  */
 public final class OrphanMaker {
 

@@ -14,16 +14,15 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Integration tests for the pid-file sweep that cleans up after a JVM killed with SIGKILL,
- * which runs no shutdown hook.
- *
- * @author lettuce-tuning contributors
+ * Integration tests for the pid-file sweep that cleans up after a JVM killed with
+ * SIGKILL, which runs no shutdown hook.
  */
 class OrphanedProcessIntegrationTests {
 
 	@Test
 	void nodeOfAJvmKilledWithSigkillIsSweptByTheNextJvm() throws Exception {
-		// First use sweeps on its own: get that out of the way so the explicit sweep counts
+		// First use sweeps on its own: get that out of the way so the explicit sweep
+		// counts
 		RedisProcessRegistry.sweepStaleProcesses();
 		Process childJvm = startChildJvm();
 		try {

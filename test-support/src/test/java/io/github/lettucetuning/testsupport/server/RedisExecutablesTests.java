@@ -13,15 +13,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link RedisExecutables}.
- *
- * @author lettuce-tuning contributors
  */
 class RedisExecutablesTests {
 
 	@Test
 	void missingFromPathFailsWithInstallHint(@TempDir Path empty) {
 		assertThatExceptionOfType(RedisServerNotFoundException.class)
-			.isThrownBy(() -> RedisExecutables.locate("redis-server", "lettuce.tuning.unset-property", empty.toString()))
+			.isThrownBy(
+					() -> RedisExecutables.locate("redis-server", "lettuce.tuning.unset-property", empty.toString()))
 			.withMessage("redis-server was not found on the PATH. Install it: 'apt-get install -y redis-server' "
 					+ "(Debian/Ubuntu) or 'brew install redis' (macOS).");
 	}

@@ -10,8 +10,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * Tests for {@link RedisServerConfig}.
- *
- * @author lettuce-tuning contributors
  */
 class RedisServerConfigTests {
 
@@ -21,9 +19,9 @@ class RedisServerConfigTests {
 	void rendersTheTestFriendlyBase() {
 		List<String> lines = RedisServerConfig.defaults().render(DIRECTORY, 12345);
 		assertThat(lines).containsSubsequence("port 12345", "bind 127.0.0.1",
-				"dir /tmp/lettuce-tuning-redis/nodes/redis-12345-abc", "logfile redis.log", "daemonize no",
-				"save \"\"", "appendonly no", "protected-mode no", "enable-debug-command yes",
-				"repl-diskless-sync-delay 0", "proc-title-template \"{title} {listen-addr} {server-mode} {config-file}\"");
+				"dir /tmp/lettuce-tuning-redis/nodes/redis-12345-abc", "logfile redis.log", "daemonize no", "save \"\"",
+				"appendonly no", "protected-mode no", "enable-debug-command yes", "repl-diskless-sync-delay 0",
+				"proc-title-template \"{title} {listen-addr} {server-mode} {config-file}\"");
 		assertThat(lines).noneMatch((line) -> line.startsWith("requirepass"));
 	}
 

@@ -11,10 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Integration tests for {@link RedisServerLauncher} and {@link RedisNode} used without the
- * JUnit extension, the way the sample application uses them.
- *
- * @author lettuce-tuning contributors
+ * Integration tests for {@link RedisServerLauncher} and {@link RedisNode} used without
+ * the JUnit extension, the way the sample application uses them.
  */
 class RedisServerLauncherIntegrationTests {
 
@@ -86,7 +84,8 @@ class RedisServerLauncherIntegrationTests {
 			assertThatExceptionOfType(RedisServerNotFoundException.class).isThrownBy(RedisServerLauncher::new)
 				.withMessageContaining("redis-server was not found at '/nonexistent/bin/redis-server'")
 				.withMessageContaining(RedisExecutables.REDIS_SERVER_PROPERTY)
-				.withMessageContaining("'apt-get install -y redis-server' (Debian/Ubuntu) or 'brew install redis' (macOS)");
+				.withMessageContaining(
+						"'apt-get install -y redis-server' (Debian/Ubuntu) or 'brew install redis' (macOS)");
 		}
 		finally {
 			if (previous != null) {

@@ -9,8 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link RedisInfo} and {@link ClientInfo}.
- *
- * @author lettuce-tuning contributors
  */
 class ReplyParsingTests {
 
@@ -24,8 +22,8 @@ class ReplyParsingTests {
 
 	@Test
 	void keepsColonsInInfoValues() {
-		assertThat(RedisInfo.parse("slave0:ip=127.0.0.1,port=7001,state=online\n"))
-			.containsEntry("slave0", "ip=127.0.0.1,port=7001,state=online");
+		assertThat(RedisInfo.parse("slave0:ip=127.0.0.1,port=7001,state=online\n")).containsEntry("slave0",
+				"ip=127.0.0.1,port=7001,state=online");
 	}
 
 	@Test

@@ -16,8 +16,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link RespReader}.
- *
- * @author lettuce-tuning contributors
  */
 class RespReaderTests {
 

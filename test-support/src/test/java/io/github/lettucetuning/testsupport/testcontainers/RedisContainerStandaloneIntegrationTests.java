@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Integration tests for {@link RedisContainerStandalone}; skipped without Docker.
- *
- * @author lettuce-tuning contributors
  */
 @Testcontainers(disabledWithoutDocker = true)
 class RedisContainerStandaloneIntegrationTests {

@@ -9,8 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * Tests for {@link ClusterNodeInfo} and {@link SlotRange}.
- *
- * @author lettuce-tuning contributors
  */
 class ClusterNodeInfoTests {
 

@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link ClusterSlots}.
- *
- * @author lettuce-tuning contributors
  */
 class ClusterSlotsTests {
 

@@ -19,8 +19,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Integration tests for {@link RedisClusterTopology}, sharing one cluster.
- *
- * @author lettuce-tuning contributors
  */
 @RedisClusterTest
 @TestMethodOrder(OrderAnnotation.class)
@@ -43,8 +41,8 @@ class RedisClusterTopologyIntegrationTests {
 				.containsEntry("cluster_known_nodes", "6")
 				.containsEntry("cluster_size", "3");
 			assertThat(node.config().isClusterEnabled()).isTrue();
-			assertThat(node.command("CONFIG", "GET", "cluster-node-timeout")).asList().containsExactly(
-					"cluster-node-timeout", "2000");
+			assertThat(node.command("CONFIG", "GET", "cluster-node-timeout")).asList()
+				.containsExactly("cluster-node-timeout", "2000");
 		}
 		assertThat(this.cluster.masters()).hasSize(3);
 		assertThat(this.cluster.replicas()).hasSize(3);

@@ -11,8 +11,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Integration tests for {@link RedisSentinelTopology}.
- *
- * @author lettuce-tuning contributors
  */
 @RedisSentinelTest(masterName = "orders")
 @TestMethodOrder(OrderAnnotation.class)
