@@ -14,6 +14,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 
 import org.springframework.util.ClassUtils;
 
@@ -63,8 +64,11 @@ final class CommandCountingConnection {
 	}
 
 	/**
-	 * Count one command: up on subscription, down once on completion, error or
-	 * cancellation; a command never subscribed to never counts.
+	 * Count one command: up on the first request, when Lettuce sends it, and down once on
+	 * completion, error or cancellation. A subscription that never requests sends nothing
+	 * and never counts: Reactor can subscribe a command late, after its subscriber went
+	 * away, and leave it without a request or a cancel, which counted from subscription
+	 * would stay in flight forever.
 	 * @param <T> the element type
 	 * @param command the command's publisher
 	 * @param inFlight the counter
@@ -72,8 +76,8 @@ final class CommandCountingConnection {
 	 */
 	static <T> Mono<T> count(Mono<T> command, AtomicInteger inFlight) {
 		return Mono.defer(() -> {
-			inFlight.incrementAndGet();
-			return command.doFinally((signal) -> inFlight.decrementAndGet());
+			Dispatch dispatch = new Dispatch(inFlight);
+			return command.doOnRequest(dispatch::requested).doFinally(dispatch::ended);
 		});
 	}
 
@@ -86,8 +90,8 @@ final class CommandCountingConnection {
 	 */
 	static <T> Flux<T> count(Flux<T> command, AtomicInteger inFlight) {
 		return Flux.defer(() -> {
-			inFlight.incrementAndGet();
-			return command.doFinally((signal) -> inFlight.decrementAndGet());
+			Dispatch dispatch = new Dispatch(inFlight);
+			return command.doOnRequest(dispatch::requested).doFinally(dispatch::ended);
 		});
 	}
 
@@ -132,6 +136,38 @@ final class CommandCountingConnection {
 				return count(flux, this.inFlight);
 			}
 			return result;
+		}
+
+	}
+
+	/**
+	 * One subscription's part in the count: counted once, on its first request, and
+	 * uncounted once, when it ends, whichever thread gets there first.
+	 */
+	private static final class Dispatch extends AtomicInteger {
+
+		private static final int WAITING = 0;
+
+		private static final int COUNTED = 1;
+
+		private static final int ENDED = 2;
+
+		private final AtomicInteger inFlight;
+
+		Dispatch(AtomicInteger inFlight) {
+			this.inFlight = inFlight;
+		}
+
+		void requested(long demand) {
+			if (compareAndSet(WAITING, COUNTED)) {
+				this.inFlight.incrementAndGet();
+			}
+		}
+
+		void ended(SignalType signal) {
+			if (getAndSet(ENDED) == COUNTED) {
+				this.inFlight.decrementAndGet();
+			}
 		}
 
 	}

@@ -251,7 +251,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	/**
 	 * Return what is in flight on each shared connection of the reactive API: commands
-	 * from subscription until they complete, fail or are cancelled.
+	 * from their first request until they complete, fail or are cancelled.
 	 * @return the counts in member order, zeros before start and in pooled mode
 	 */
 	public int[] getReactiveInFlight() {

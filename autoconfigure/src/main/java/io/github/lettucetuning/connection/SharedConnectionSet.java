@@ -30,9 +30,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  * <p>
  * Every member counts what is in flight on it, in every policy: operations between
  * {@link #select()} and {@link #release}, and commands of the views that
- * {@link #selectCountingCommands()} hands out, from subscription to completion, error or
- * cancellation. A count belongs to one native connection: when a member is replaced its
- * new connection starts at zero, and late releases of the old one change nothing.
+ * {@link #selectCountingCommands()} hands out, from their first request to completion,
+ * error or cancellation. A count belongs to one native connection: when a member is
+ * replaced its new connection starts at zero, and late releases of the old one change
+ * nothing.
  *
  * @since 0.1.0
  */
