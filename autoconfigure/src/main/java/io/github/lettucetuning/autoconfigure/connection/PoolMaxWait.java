@@ -33,10 +33,10 @@ public final class PoolMaxWait {
 	 * Return the effective wait. A {@code spring.data.redis.lettuce.pool.max-wait} the
 	 * application set is used as it is, a negative one (wait forever) included: that is a
 	 * choice. Left at Boot's default of -1, the wait is 2 s, or in pooled mode the
-	 * command timeout. In pooled mode every command waits for a connection, so with far
-	 * more threads than connections callers of a healthy but busy pool wait in line, and
-	 * a 2 s bound would fail them (measured with 200 threads over 8 connections, before
-	 * the pool handed connections out first come, first served).
+	 * command timeout. In pooled mode every command waits for a connection, and with far
+	 * more threads than connections commons-pool2's unfair hand-over lets a returning
+	 * thread borrow again ahead of parked ones, so a 2 s bound fails callers of a healthy
+	 * but busy pool (measured: 200 threads over 8 connections).
 	 * @param redis Spring Boot's Redis properties
 	 * @param mode the connection mode
 	 * @param explicit the properties the application set
