@@ -28,8 +28,7 @@ final class DedicatedPoolFactory {
 	/**
 	 * Return the commons-pool2 settings for the given properties. Sizes and the eviction
 	 * interval mean what Boot documents; an unset interval keeps commons-pool2's (no
-	 * eviction runs). The wait is decided by {@link PoolMaxWait}. Unlike Boot's pool, it
-	 * hands connections out in the order they were asked for.
+	 * eviction runs). The wait is decided by {@link PoolMaxWait}.
 	 * @param pool Boot's pool properties
 	 * @param maxWait the effective wait for a connection
 	 * @return the pool settings
@@ -43,13 +42,6 @@ final class DedicatedPoolFactory {
 		map.from(pool::getMinIdle).to(config::setMinIdle);
 		map.from(pool::getTimeBetweenEvictionRuns).to(config::setTimeBetweenEvictionRuns);
 		config.setMaxWait(maxWait);
-		// First come, first served: commons-pool2's default hand-over lets a thread that
-		// just returned a connection borrow again ahead of those parked, so with many
-		// more
-		// threads than connections (executePipelined from 200 threads over 8) some wait
-		// for
-		// seconds while the pool is busy but healthy, and a bounded wait fails them.
-		config.setFairness(true);
 		return config;
 	}
 
