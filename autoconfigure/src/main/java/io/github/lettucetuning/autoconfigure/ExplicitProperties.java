@@ -1,7 +1,5 @@
 package io.github.lettucetuning.autoconfigure;
 
-import java.util.Optional;
-
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
@@ -41,18 +39,6 @@ public final class ExplicitProperties {
 	 */
 	public boolean isSet(String name) {
 		return this.binder.bind(name, Bindable.of(String.class)).isBound();
-	}
-
-	/**
-	 * Return the value the application set for the given property, converted to the given
-	 * type, or empty when it set none.
-	 * @param <T> the value's type
-	 * @param name the canonical property name
-	 * @param type the value's type
-	 * @return the value, or empty when unset
-	 */
-	public <T> Optional<T> get(String name, Class<T> type) {
-		return Optional.ofNullable(this.binder.bind(name, Bindable.of(type)).orElse(null));
 	}
 
 }
