@@ -2,6 +2,7 @@ package io.github.lettucetuning.autoconfigure;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.github.lettucetuning.autoconfigure.endpoint.LettuceTuningEndpointAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContributorAutoConfiguration;
@@ -44,6 +45,18 @@ public final class ObservabilityIntegrationSupport {
 	 * @param condition the condition
 	 */
 	public static void await(Duration timeout, String description, BooleanSupplier condition)
+			throws InterruptedException {
+		await(timeout, () -> description, condition);
+	}
+
+	/**
+	 * Wait until the condition holds, describing what was awaited only if it never does:
+	 * the description can then report the state that kept it from holding.
+	 * @param timeout how long to wait at most
+	 * @param description what is awaited, for the failure message
+	 * @param condition the condition
+	 */
+	public static void await(Duration timeout, Supplier<String> description, BooleanSupplier condition)
 			throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (!condition.getAsBoolean()) {

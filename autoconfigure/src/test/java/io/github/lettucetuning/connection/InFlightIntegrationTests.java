@@ -106,16 +106,12 @@ class InFlightIntegrationTests {
 		assertThat(failures).as("failed increments of a text").isEqualTo(8 * 1000 / 6 + 1);
 		assertThat(seenInFlight.get()).as("in flight seen from inside an operation").isPositive();
 		assertThat(registry.find("lettuce.tuning.connection.in-flight").gauges()).hasSize(2 * members);
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while ((sum(registry, "imperative") != 0 || sum(registry, "reactive") != 0) && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
-		assertThat(sum(registry, "imperative") + sum(registry, "reactive"))
-			.as(() -> "every in-flight count back at zero ("
-					+ context.getEnvironment().getProperty("lettuce.tuning.connection.multi.selection", "shared")
-					+ "): imperative " + Arrays.toString(factory.getSharedInFlight()) + ", reactive "
-					+ Arrays.toString(factory.getReactiveInFlight()))
-			.isZero();
+		ObservabilityIntegrationSupport.await(Duration.ofSeconds(10),
+				() -> "every in-flight count back at zero ("
+						+ context.getEnvironment().getProperty("lettuce.tuning.connection.multi.selection", "shared")
+						+ "): imperative " + Arrays.toString(factory.getSharedInFlight()) + ", reactive "
+						+ Arrays.toString(factory.getReactiveInFlight()),
+				() -> sum(registry, "imperative") == 0 && sum(registry, "reactive") == 0);
 		assertThat(factory.getSharedInFlight()).hasSize(members).containsOnly(0);
 		assertThat(factory.getReactiveInFlight()).hasSize(members).containsOnly(0);
 		LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
