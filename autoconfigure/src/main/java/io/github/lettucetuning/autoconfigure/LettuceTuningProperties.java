@@ -553,16 +553,19 @@ public class LettuceTuningProperties implements InitializingBean {
 	public static class CommandLatency {
 
 		/**
-		 * Whether to record command latencies when a MeterRegistry is present. Otherwise
-		 * Lettuce records none, and its own HdrHistogram collector stays off too.
+		 * Whether to record command latencies when a MeterRegistry is present. When not
+		 * set, they are recorded unless Spring Boot's 'lettuce' observation is on (with
+		 * Actuator it is), which already times every command: measuring each command
+		 * twice costs client CPU. When they are not recorded, Lettuce's own HdrHistogram
+		 * collector stays off too.
 		 */
-		private boolean enabled = true;
+		private @Nullable Boolean enabled;
 
-		public boolean isEnabled() {
+		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(boolean enabled) {
+		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
 		}
 

@@ -1,5 +1,6 @@
 package io.github.lettucetuning.connection;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,9 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
@@ -34,6 +38,16 @@ import org.springframework.util.Assert;
  * transaction, a blocking command, Pub/Sub or a pipelining session. One commons-pool2
  * pool per connection type (and a Lettuce {@link AsyncPool} for asynchronous borrows),
  * each waiting at most {@code maxWait} when exhausted.
+ * <p>
+ * When the configuration asks for {@link GenericObjectPoolConfig#getFairness() fairness},
+ * waiting callers get connections in the order they asked. commons-pool2 lets a caller
+ * that has just returned a connection take one again ahead of those already waiting; with
+ * long holds (a pipeline of a hundred commands) and many callers, some waited past their
+ * bound and failed while others borrowed again and again. Its own fair mode makes its
+ * internal lock fair, which every borrow and return then queue for: with a thousand
+ * virtual threads that convoy pushed waits past the bound too. So fairness is kept here
+ * instead, by a fair semaphore of {@code maxTotal} permits in front of an unfair pool:
+ * only callers that must wait queue, and a return hands its permit to the oldest.
  *
  * @since 0.1.0
  */
@@ -50,6 +64,11 @@ public final class DedicatedConnectionPool
 
 	private final Map<Class<?>, GenericObjectPool<StatefulConnection<?, ?>>> pools = new ConcurrentHashMap<>();
 
+	// Per pool, when fair: permits for its maximum number of connections.
+	private final Map<GenericObjectPool<?>, Semaphore> turns = new ConcurrentHashMap<>();
+
+	private final AtomicLong longestTurnWaitNanos = new AtomicLong();
+
 	private final Map<Class<?>, AsyncPool<StatefulConnection<?, ?>>> asyncPools = new ConcurrentHashMap<>();
 
 	// Which pool created a connection, recorded once per connection rather than once per
@@ -65,7 +84,8 @@ public final class DedicatedConnectionPool
 	 * Create a pool.
 	 * @param target the provider that opens new connections
 	 * @param config the pool configuration; a negative max wait lets a caller wait
-	 * forever, which the application has to ask for explicitly
+	 * forever, which the application has to ask for explicitly; fairness serves waiting
+	 * callers in arrival order
 	 */
 	public DedicatedConnectionPool(LettuceConnectionProvider target,
 			GenericObjectPoolConfig<StatefulConnection<?, ?>> config) {
@@ -77,14 +97,61 @@ public final class DedicatedConnectionPool
 	@Override
 	public <T extends StatefulConnection<?, ?>> T getConnection(Class<T> connectionType) {
 		GenericObjectPool<StatefulConnection<?, ?>> pool = pool(connectionType);
+		Semaphore turn = this.turns.get(pool);
+		long deadline = System.nanoTime() + pool.getMaxWaitDuration().toNanos();
+		if (turn != null) {
+			awaitTurn(pool, turn);
+		}
 		try {
-			return connectionType.cast(pool.borrowObject());
+			return connectionType.cast(borrow(pool, turn, deadline));
+		}
+		catch (RuntimeException ex) {
+			if (turn != null) {
+				turn.release();
+			}
+			throw ex;
+		}
+	}
+
+	// With a turn taken, a connection is free or can be opened: the pool waits only if
+	// one is being destroyed, and then no longer than what is left of the bound.
+	private StatefulConnection<?, ?> borrow(GenericObjectPool<StatefulConnection<?, ?>> pool, @Nullable Semaphore turn,
+			long deadline) {
+		try {
+			if (turn == null || pool.getMaxWaitDuration().isNegative()) {
+				return pool.borrowObject();
+			}
+			return pool.borrowObject(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
 		}
 		catch (NoSuchElementException ex) {
 			throw exhausted(pool, ex);
 		}
 		catch (Exception ex) {
 			throw new PoolException("Could not get a dedicated Redis connection from the pool", ex);
+		}
+	}
+
+	// Not tryAcquire(): it takes a free permit ahead of the callers waiting, even when
+	// fair, and so lets a caller that has just returned a connection jump the queue.
+	private void awaitTurn(GenericObjectPool<?> pool, Semaphore turn) {
+		long start = System.nanoTime();
+		try {
+			Duration maxWait = pool.getMaxWaitDuration();
+			if (maxWait.isNegative()) {
+				turn.acquire();
+			}
+			else if (!turn.tryAcquire(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
+				// What commons-pool2 throws when it times out, so callers see one
+				// failure.
+				throw exhausted(pool, new NoSuchElementException("Timeout waiting for a turn"));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new PoolException("Interrupted while waiting for a dedicated Redis connection", ex);
+		}
+		finally {
+			this.longestTurnWaitNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
 		}
 	}
 
@@ -132,7 +199,12 @@ public final class DedicatedConnectionPool
 		GenericObjectPool<StatefulConnection<?, ?>> pool = this.owners.get(connection);
 		if (pool != null) {
 			discardTransaction(connection);
+			// Throws when the connection was returned already: then its turn was too.
 			pool.returnObject(connection);
+			Semaphore turn = this.turns.get(pool);
+			if (turn != null) {
+				turn.release();
+			}
 			return;
 		}
 		AsyncPool<StatefulConnection<?, ?>> asyncPool = this.borrowedAsync.remove(connection);
@@ -199,6 +271,32 @@ public final class DedicatedConnectionPool
 	}
 
 	/**
+	 * Return the number of callers waiting for a synchronous connection now.
+	 * @return the waiting count
+	 */
+	public int waitingCount() {
+		int waiting = 0;
+		for (GenericObjectPool<?> pool : this.pools.values()) {
+			Semaphore turn = this.turns.get(pool);
+			waiting += pool.getNumWaiters() + ((turn != null) ? turn.getQueueLength() : 0);
+		}
+		return waiting;
+	}
+
+	/**
+	 * Return the longest a caller has waited for a synchronous connection.
+	 * @return the longest wait since start
+	 */
+	public Duration longestWait() {
+		Duration longest = Duration.ofNanos(this.longestTurnWaitNanos.get());
+		for (GenericObjectPool<?> pool : this.pools.values()) {
+			Duration waited = pool.getMaxBorrowWaitDuration();
+			longest = (waited.compareTo(longest) > 0) ? waited : longest;
+		}
+		return longest;
+	}
+
+	/**
 	 * Return the number of connections currently borrowed from this pool.
 	 * @return the active count
 	 */
@@ -214,9 +312,14 @@ public final class DedicatedConnectionPool
 		Class<StatefulConnection<?, ?>> type = connectionClass(connectionType);
 		return this.pools.computeIfAbsent(connectionType, (key) -> {
 			Factory factory = new Factory(type);
-			GenericObjectPool<StatefulConnection<?, ?>> pool = new GenericObjectPool<>(factory, this.config);
+			GenericObjectPoolConfig<StatefulConnection<?, ?>> unfair = this.config.clone();
+			unfair.setFairness(false);
+			GenericObjectPool<StatefulConnection<?, ?>> pool = new GenericObjectPool<>(factory, unfair);
 			pool.setTestOnBorrow(this.validateConnection || this.config.getTestOnBorrow());
 			factory.pool = pool;
+			if (this.config.getFairness() && this.config.getMaxTotal() > 0) {
+				this.turns.put(pool, new Semaphore(this.config.getMaxTotal(), true));
+			}
 			return pool;
 		});
 	}

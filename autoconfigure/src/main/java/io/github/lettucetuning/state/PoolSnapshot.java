@@ -65,26 +65,21 @@ public record PoolSnapshot(int active, int idle, int waiting, @Nullable Integer 
 				return null;
 			}
 			int idle = 0;
-			int waiting = 0;
 			Integer max = null;
 			Duration maxWait = null;
 			long created = 0;
 			long destroyed = 0;
 			long borrowed = 0;
-			Duration maxBorrowWait = Duration.ZERO;
 			for (GenericObjectPool<?> each : pool.pools().values()) {
 				idle += each.getNumIdle();
-				waiting += each.getNumWaiters();
 				max = (max != null) ? Math.max(max, each.getMaxTotal()) : each.getMaxTotal();
 				maxWait = each.getMaxWaitDuration();
 				created += each.getCreatedCount();
 				destroyed += each.getDestroyedCount();
 				borrowed += each.getBorrowedCount();
-				Duration waited = each.getMaxBorrowWaitDuration();
-				maxBorrowWait = (waited.compareTo(maxBorrowWait) > 0) ? waited : maxBorrowWait;
 			}
-			return new PoolSnapshot(pool.borrowedCount(), idle, waiting, max, maxWait, created, destroyed, borrowed,
-					maxBorrowWait);
+			return new PoolSnapshot(pool.borrowedCount(), idle, pool.waitingCount(), max, maxWait, created, destroyed,
+					borrowed, pool.longestWait());
 		}
 
 	}

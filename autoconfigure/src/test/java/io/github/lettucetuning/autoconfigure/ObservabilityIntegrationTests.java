@@ -102,26 +102,42 @@ class ObservabilityIntegrationTests {
 	}
 
 	@Test
-	void observationAndCommandLatencyTimersCoexist() {
+	void springBootsObservationAloneTimesEachCommandOnce() {
 		this.contextRunner
 			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
 					LettuceObservationAutoConfiguration.class))
 			.run((context) -> {
-				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
-				for (int i = 0; i < 20; i++) {
-					template.opsForValue().set("observed:" + i, "value");
-				}
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				setObserved(context.getBean(StringRedisTemplate.class), registry);
+				assertThat(registry.find("lettuce.command.completion").meters()).isEmpty();
+			});
+	}
+
+	@Test
+	void observationAndCommandLatencyTimersCoexistWhenAskedFor() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
+					LettuceObservationAutoConfiguration.class))
+			.withPropertyValues("lettuce.tuning.metrics.command-latency.enabled=true")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				setObserved(context.getBean(StringRedisTemplate.class), registry);
 				assertThat(registry.get("lettuce.command.completion").tag("command", "SET").timer().count())
 					.isEqualTo(20);
-				await(Duration.ofSeconds(5), "observation timer 'lettuce' for SET",
-						() -> registry.find("lettuce")
-							.tag("db.operation", "SET")
-							.timers()
-							.stream()
-							.mapToLong(Timer::count)
-							.sum() >= 20);
 			});
+	}
+
+	private static void setObserved(StringRedisTemplate template, MeterRegistry registry) throws InterruptedException {
+		for (int i = 0; i < 20; i++) {
+			template.opsForValue().set("observed:" + i, "value");
+		}
+		await(Duration.ofSeconds(5), "observation timer 'lettuce' for SET",
+				() -> registry.find("lettuce")
+					.tag("db.operation", "SET")
+					.timers()
+					.stream()
+					.mapToLong(Timer::count)
+					.sum() >= 20);
 	}
 
 	@Test

@@ -20,8 +20,19 @@ final class DedicatedPoolFactory {
 	private DedicatedPoolFactory() {
 	}
 
-	static DedicatedConnectionProviderFactory create(DataRedisProperties.Pool pool, Duration maxWait) {
+	/**
+	 * Return a factory of pools for the given properties.
+	 * @param pool Boot's pool properties
+	 * @param maxWait the effective wait for a connection
+	 * @param fair whether waiting callers are served in arrival order: right when the
+	 * pool serves only dedicated work, whose long holds let callers that borrow again and
+	 * again starve the others; in pooled mode every command borrows for a moment, and
+	 * first come, first served would cost a thread switch per command
+	 * @return the factory
+	 */
+	static DedicatedConnectionProviderFactory create(DataRedisProperties.Pool pool, Duration maxWait, boolean fair) {
 		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = poolConfig(pool, maxWait);
+		config.setFairness(fair);
 		return (target) -> new DedicatedConnectionPool(target, config);
 	}
 

@@ -98,8 +98,9 @@ public final class LettuceTuningConnectionConfiguration {
 						"Add the dependency org.apache.commons:commons-pool2, or remove "
 								+ "spring.data.redis.lettuce.pool.enabled=true.");
 			}
+			ConnectionMode mode = tuning.getConnection().getMode();
 			factory.setDedicatedConnections(DedicatedPoolFactory.create(pool,
-					PoolMaxWait.of(properties, tuning.getConnection().getMode(), explicit)));
+					PoolMaxWait.of(properties, mode, explicit), mode != ConnectionMode.POOLED));
 			factory.setPrewarmDedicatedConnections(tuning.getConnection().getPool().isPrewarm());
 		}
 	}

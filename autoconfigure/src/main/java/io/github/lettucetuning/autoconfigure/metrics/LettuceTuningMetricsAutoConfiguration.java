@@ -30,20 +30,24 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.Order;
 
 /**
  * Auto-configuration of Lettuce command latency metrics with Spring Boot 3's meter names
- * and of lettuce-tuning's own meters; without Micrometer, command latencies are not
- * recorded at all.
+ * (unless Spring Boot's own Lettuce observation already times every command, see
+ * {@link OnCommandLatencyRecording}) and of lettuce-tuning's own meters; without
+ * Micrometer, command latencies are not recorded at all.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(before = DataRedisAutoConfiguration.class, after = LettuceTuningAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+				OnCommandLatencyRecording.BOOT_OBSERVATION })
 @ConditionalOnClass(RedisClient.class)
 @ConditionalOnBooleanProperty(name = "lettuce.tuning.enabled", matchIfMissing = true)
 @ConditionalOnProperty(name = "spring.data.redis.client-type", havingValue = "lettuce", matchIfMissing = true)
@@ -60,7 +64,7 @@ public final class LettuceTuningMetricsAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ MeterRegistry.class, MicrometerCommandLatencyRecorder.class })
 	@ConditionalOnBean(MeterRegistry.class)
-	@ConditionalOnBooleanProperty(name = "lettuce.tuning.metrics.command-latency.enabled", matchIfMissing = true)
+	@Conditional(OnCommandLatencyRecording.class)
 	static class CommandLatencyConfiguration {
 
 		// Lettuce's defaults; an application's MicrometerOptions bean tunes histogram,

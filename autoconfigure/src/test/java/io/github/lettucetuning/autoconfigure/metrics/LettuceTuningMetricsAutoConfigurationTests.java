@@ -45,6 +45,9 @@ class LettuceTuningMetricsAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
 				LettuceTuningMetricsAutoConfiguration.class));
 
+	private static final AutoConfigurations BOOT_OBSERVATION = AutoConfigurations.of(ObservationAutoConfiguration.class,
+			LettuceObservationAutoConfiguration.class);
+
 	private final ApplicationContextRunner withMeterRegistry = this.contextRunner
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class));
@@ -210,16 +213,33 @@ class LettuceTuningMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void coexistsWithSpringBootsLettuceObservation() {
-		this.withMeterRegistry
-			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
-					LettuceObservationAutoConfiguration.class))
+	void springBootsLettuceObservationAloneTimesCommandsUnlessAskedOtherwise() {
+		this.withMeterRegistry.withConfiguration(BOOT_OBSERVATION).run((context) -> {
+			ClientResources resources = context.getBean(ClientResources.class);
+			assertThat(resources.tracing()).isInstanceOfSatisfying(GuardedTracing.class,
+					(guarded) -> assertThat(guarded.getDelegate()).isInstanceOf(MicrometerTracing.class));
+			assertThat(context).doesNotHaveBean(MicrometerCommandLatencyRecorder.class);
+			assertThat(resources.commandLatencyRecorder().isEnabled()).isFalse();
+		});
+	}
+
+	@Test
+	void commandLatencyAskedForIsRecordedNextToSpringBootsObservation() {
+		this.withMeterRegistry.withConfiguration(BOOT_OBSERVATION)
+			.withPropertyValues("lettuce.tuning.metrics.command-latency.enabled=true")
 			.run((context) -> {
 				ClientResources resources = context.getBean(ClientResources.class);
-				assertThat(resources.tracing()).isInstanceOfSatisfying(GuardedTracing.class,
-						(guarded) -> assertThat(guarded.getDelegate()).isInstanceOf(MicrometerTracing.class));
+				assertThat(resources.tracing()).isInstanceOf(GuardedTracing.class);
 				assertThat(resources.commandLatencyRecorder()).isInstanceOf(MicrometerCommandLatencyRecorder.class);
 			});
+	}
+
+	@Test
+	void commandLatencyIsRecordedWhenSpringBootsObservationIsSwitchedOff() {
+		this.withMeterRegistry.withConfiguration(BOOT_OBSERVATION)
+			.withPropertyValues("management.observations.enable.lettuce=false")
+			.run((context) -> assertThat(context.getBean(ClientResources.class).commandLatencyRecorder())
+				.isInstanceOf(MicrometerCommandLatencyRecorder.class));
 	}
 
 	@Test
