@@ -2,25 +2,29 @@
 # Runs MatrixBenchmark, the matrix of issue 17, in paired rounds: each round runs every cell (a workload at a thread
 # count) for stock Spring Boot, lettuce-tuning's default mode and its multi mode, one fork each, back to back, in the
 # order stock, default, multi in odd rounds and multi, default, stock in even ones, so neither side always goes first.
+# Every cell is closed-loop but openloop at 16 threads: SETs at a fixed total rate, latencies from when each was due.
 # Then it prints the summary of scripts/summarize.py --matrix and writes it to the results directory.
 #
 # Usage: benchmarks/scripts/matrix.sh [--quick] [--no-build] [--report-only] [ROUNDS]
-#   --quick        the headline cells only (SET and 80/20 GET/SET at 16 and 200 threads, GET at 200, reactive at 1),
-#                  with short iterations, 3 rounds unless ROUNDS says otherwise
+#   --quick        the headline cells only (SET and 80/20 GET/SET at 16 and 200 threads, GET at 200, reactive at 1,
+#                  open loop at 16), with short iterations, 3 rounds unless ROUNDS says otherwise
 #   --no-build     use the jar as built
 #   --report-only  only print the summary of the results already in the results directory
 #   ROUNDS         number of rounds (default 5; --quick 3)
 # Environment: CELLS replaces the cells, e.g. CELLS='16:set 200:set|mget' (threads:workloads, | between workloads);
-# JMH_ARGS is appended to every JMH command line, so it can shorten iterations (e.g. '-wi 0 -i 1 -r 2s');
+# JMH_ARGS is appended to every JMH command line, so it can shorten iterations (e.g. '-wi 0 -i 1 -r 2s'); JVM options
+# go in its -jvmArgsPrepend, not -jvmArgsAppend, which the script passes already (given twice, JMH would keep each
+# value as one JVM argument, unsplit);
+# OPEN_LOOP_RATE the openloop cell's total rate in operations per second over all threads (default 20000);
 # QUIET_MAX_WAIT how many seconds a measurement iteration may wait for other processes to go quiet (default 10,
 # 0: never); RESULTS the results directory (default benchmarks/results/matrix); JAVA picks the JVM.
 #
 # Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
 # application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting):
-#   full:   20 cells (7 workloads at 1 and 16 threads, all but reactive at 200) x 3 setups x 5 rounds = 300 forks
-#           x (2 x 3 s warmup + 3 x 3 s measurement + 7 s) = 300 x 22 s, about 110 minutes (under 2 hours)
-#   --quick: 6 cells x 3 setups x 3 rounds = 54 forks x (1 x 2 s warmup + 2 x 2 s measurement + 7 s) = 54 x 13 s,
-#           about 12 minutes (a fork of SET at 200 threads took 16.5 s on a machine busy with builds: 15 minutes)
+#   full:   21 cells (7 workloads at 1 and 16 threads, all but reactive at 200, open loop at 16) x 3 setups x 5 rounds
+#           = 315 forks x (2 x 3 s warmup + 3 x 3 s measurement + 7 s) = 315 x 22 s, about 115 minutes (under 2 hours)
+#   --quick: 7 cells x 3 setups x 3 rounds = 63 forks x (1 x 2 s warmup + 2 x 2 s measurement + 7 s) = 63 x 13 s,
+#           about 14 minutes (a fork of SET at 200 threads took 16.5 s on a machine busy with builds: 17 minutes)
 # Every fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is started.
 # Output: JMH JSON per round and thread count (jmh-matrix-tT-rNN.json) and the harness's side file
 # (side-matrix.jsonl), both untracked, and summary.md.
@@ -52,14 +56,14 @@ done
 # Cells as "threads:workload|workload...": one JMH launch per thread count and round runs its workloads, and JMH
 # runs the setups of one workload next to each other, in the order -p gives them.
 if $quick; then
-	cells=("1:reactive" "16:set|mix" "200:set|mix|get")
+	cells=("1:reactive" "16:set|mix|openloop" "200:set|mix|get")
 	iterations=(-wi 1 -w 2s -i 2 -r 2s)
 	rounds="${rounds:-3}"
 else
 	# No reactive cell at 200 threads: 200 x 1,000 operations in flight queue for longer than the 2 s command
 	# timeout at any rate under 100k/s, so it would measure timeouts, not the client.
 	all="set|get|mix|large|mget|pipelined"
-	cells=("1:$all|reactive" "16:$all|reactive" "200:$all")
+	cells=("1:$all|reactive" "16:$all|reactive|openloop" "200:$all")
 	iterations=()
 	rounds="${rounds:-5}"
 fi
@@ -68,6 +72,7 @@ if [[ -n "${CELLS:-}" ]]; then
 fi
 # shellcheck disable=SC2206
 extra=(${JMH_ARGS:-})
+open_loop="${OPEN_LOOP_RATE:+ -Dlettuce.bench.open-loop.rate=$OPEN_LOOP_RATE}"
 
 log() {
 	echo "[matrix $(date +%H:%M:%S)] $*"
@@ -91,7 +96,7 @@ if $benchmarks; then
 			"$JAVA" -jar "$JAR" "${MATRIX}\.($workloads)\$" -t "$threads" -f 1 -p "setup=$setups" \
 				"${iterations[@]}" -prof gc -rf json -rff "$RESULTS/jmh-matrix-t$threads-r$(printf %02d "$round").json" \
 				-jvmArgsAppend "-Dlettuce.bench.side-file=$RESULTS/side-matrix.jsonl -Dlettuce.bench.round=$round \
--Dlettuce.bench.quiet.max-wait=${QUIET_MAX_WAIT:-10}" "${extra[@]}"
+-Dlettuce.bench.quiet.max-wait=${QUIET_MAX_WAIT:-10}$open_loop" "${extra[@]}"
 		done
 	done
 fi

@@ -9,7 +9,8 @@ machine), its median, A's wins and the one-sided sign-test probability of that m
 
 With --matrix (the results of scripts/matrix.sh), one table instead: per cell (workload and thread count) and
 setup, the server-counted rate, the default and multi modes' ratio to stock paired by round (median [min-max],
-rounds won), latency percentiles and their p99 ratio to stock, and client and server CPU per command.
+rounds won), latency percentiles and their p99 ratio to stock, and client and server CPU per command; below it, for
+the open-loop cell, the target rate and how far each setup fell behind its schedule.
 
 Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] [--matrix] FILE_OR_DIRECTORY...
 Iterations during which other processes used more than 0.25 cores are left out when their fork has quieter ones.
@@ -97,7 +98,7 @@ def sign_test(wins, rounds):
 
 
 MATRIX_SETUPS = ("stock", "default", "multi")
-MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive")
+MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop")
 
 
 def per_round(row, field):
@@ -158,6 +159,30 @@ def matrix(rows):
                   f"{rate[0] / 1000:.1f}k [{rate[1] / 1000:.1f}-{rate[2] / 1000:.1f}] | {ratio} | {won} | "
                   f"{fmt(p50, 0)} | {fmt(p99, 0)} | {fmt(p999, 0)} | {p99_ratio} | {fmt(client, 1)} | "
                   f"{fmt(server, 2)} | {row['dropped']} |")
+    open_loop(rows, cells)
+
+
+def open_loop(rows, cells):
+    """The schedule of the open-loop cells: a setup that keeps up issues at the target rate with few late operations,
+    one that cannot falls further behind through each iteration."""
+    keys = [(benchmark, threads, setup) for benchmark, threads in cells for setup in MATRIX_SETUPS]
+    scheduled = [key for key in keys if key in rows and figure(rows[key], "intervalUs") is not None]
+    if not scheduled:
+        return
+    print("\nOpen loop: latencies count from when each operation was due, not from when it was issued. Late: "
+          "operations issued after the thread's next one was due, median share over the fork means; worst lag: the "
+          "longest any operation was issued past its due time, over all iterations.\n")
+    print("| Cell | setup | target k/s | server k/s | late | worst lag µs |")
+    print("|---" * 6 + "|")
+    for benchmark, threads, setup in scheduled:
+        row = rows[(benchmark, threads, setup)]
+        forks = row["forks"]
+        target = threads / figure(row, "intervalUs") * 1e3
+        late = level([[r["lateCount"] / r["latencyCount"] for r in fork] for fork in forks])[0]
+        lag = max(r["maxLagUs"] for fork in forks for r in fork)
+        rate = level(forks, "serverOpsPerSec")[0]
+        print(f"| {benchmark.split('.')[1]}, {threads} threads | `{setup}` | {target:.1f}k | {rate / 1000:.1f}k | "
+              f"{late:.2%} | {lag:,.0f} |")
 
 
 def main():

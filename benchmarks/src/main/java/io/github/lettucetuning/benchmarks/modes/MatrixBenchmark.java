@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.lettucetuning.benchmarks.support.KeySpace;
+import io.github.lettucetuning.benchmarks.support.OpenLoopSchedule;
 import io.github.lettucetuning.benchmarks.support.OperationLatencies;
 import io.github.lettucetuning.benchmarks.support.RedisBenchmarkState;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
@@ -47,6 +48,11 @@ import org.springframework.data.redis.core.ValueOperations;
  * {@link OperationLatencies}): the pipelined cell records each batch as one latency,
  * since its commands complete together. Scores are per command: per SET of a pipelined
  * batch, per MGET, per operation of a reactive burst, matching the server's count.
+ * <p>
+ * Every cell but one is closed-loop: each thread issues its next operation when the last
+ * completes. The {@code openloop} cell issues SETs at a fixed rate instead (see
+ * {@link OpenLoopSchedule}) and records each latency from when the operation was due, so
+ * its percentiles are what callers arriving at that rate would see.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -163,6 +169,21 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		long start = System.nanoTime();
 		String reply = ops().set(KeySpace.randomKey(), KeySpace.VALUE);
 		latencies().record(start);
+		return reply;
+	}
+
+	/**
+	 * A SET as {@link #set()} issues it, but when this thread's share of a fixed rate
+	 * says, not when the last reply came; its latency counts from when it was due.
+	 * @param schedule this thread's schedule
+	 * @return the reply
+	 */
+	@Benchmark
+	public String openloop(OpenLoopSchedule schedule) {
+		OperationLatencies latencies = latencies();
+		long due = schedule.awaitNext(latencies);
+		String reply = ops().set(KeySpace.randomKey(), KeySpace.VALUE);
+		latencies.recordFromIntended(due);
 		return reply;
 	}
 
