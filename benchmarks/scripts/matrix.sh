@@ -15,7 +15,7 @@
 # JMH_ARGS is appended to every JMH command line, so it can shorten iterations (e.g. '-wi 0 -i 1 -r 2s'); JVM options
 # go in its -jvmArgsPrepend, not -jvmArgsAppend, which the script passes already (given twice, JMH would keep each
 # value as one JVM argument, unsplit);
-# OPEN_LOOP_RATE the openloop cell's total rate in operations per second over all threads (default 20000);
+# OPEN_LOOP_RATE the openloop cell's total rate in operations per second over all threads (default 10000);
 # QUIET_MAX_WAIT how many seconds a measurement iteration may wait for other processes to go quiet (default 10,
 # 0: never); RESULTS the results directory (default benchmarks/results/matrix); JAVA picks the JVM.
 #
