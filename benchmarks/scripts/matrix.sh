@@ -37,7 +37,7 @@ JAVA="${JAVA:-java}"
 JAR="$ROOT/benchmarks/target/lettuce-tuning-benchmarks.jar"
 RESULTS="${RESULTS:-$ROOT/benchmarks/results/matrix}"
 MATRIX="io.github.lettucetuning.benchmarks.modes.MatrixBenchmark"
-SETUPS="stock,default,multi"
+SETUPS="${SETUPS:-stock,default,multi}"
 
 quick=false
 build=true

@@ -127,6 +127,12 @@ def figure(row, field):
     return level(row["forks"], field)[0]
 
 
+def matrix_setups(rows):
+    """stock, default and multi first, then any other setup a diagnostic run (SETUPS=...) added."""
+    present = {key[2] for key in rows if key[0].startswith("MatrixBenchmark.")}
+    return [s for s in MATRIX_SETUPS if s in present] + sorted(present - set(MATRIX_SETUPS))
+
+
 def matrix(rows):
     """One row per cell and setup of MatrixBenchmark, the modes against stock paired by round."""
     print("| Cell | setup | rounds | server k/s | vs stock, paired median [min-max] | rounds won (sign test) "
@@ -137,7 +143,7 @@ def matrix(rows):
                                      if cell[0].split(".")[1] in MATRIX_WORKLOADS else 99, cell[1]))
     for benchmark, threads in cells:
         base = rows.get((benchmark, threads, "stock"))
-        for setup in MATRIX_SETUPS:
+        for setup in matrix_setups(rows):
             row = rows.get((benchmark, threads, setup))
             if not row:
                 continue
@@ -165,7 +171,7 @@ def matrix(rows):
 def open_loop(rows, cells):
     """The schedule of the open-loop cells: a setup that keeps up issues at the target rate with few late operations,
     one that cannot falls further behind through each iteration."""
-    keys = [(benchmark, threads, setup) for benchmark, threads in cells for setup in MATRIX_SETUPS]
+    keys = [(benchmark, threads, setup) for benchmark, threads in cells for setup in matrix_setups(rows)]
     scheduled = [key for key in keys if key in rows and figure(rows[key], "intervalUs") is not None]
     if not scheduled:
         return

@@ -74,6 +74,8 @@ final class ClientSetups {
 				return spring(SpringSetup.of(STOCK), host, port);
 			case "tuning-shared":
 				return spring(SpringSetup.of(), host, port);
+			case "tuning-shared-nio":
+				return spring(SpringSetup.of("lettuce.tuning.socket.transport=nio"), host, port);
 			case "tuning-shared-unmerged":
 				return spring(SpringSetup.of("lettuce.tuning.socket.flush-consolidation.enabled=false"), host, port);
 			case "tuning-shared-unguarded":
@@ -127,7 +129,7 @@ final class ClientSetups {
 	}
 
 	private static boolean bringsNativeTransport(String name) {
-		return name.startsWith("tuning-") || name.endsWith("-epoll");
+		return (name.startsWith("tuning-") && !name.endsWith("-nio")) || name.endsWith("-epoll");
 	}
 
 	private static String selection(@Nullable String suffix) {

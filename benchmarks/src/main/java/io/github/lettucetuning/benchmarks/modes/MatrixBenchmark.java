@@ -108,7 +108,8 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 			case "stock" -> "boot-lettuce-pool2";
 			case "default" -> "tuning-shared";
 			case "multi" -> "tuning-multi-1x";
-			default -> throw new IllegalArgumentException("Unknown setup " + setup);
+			// Any setup of ClientSetups, to split a difference the matrix shows
+			default -> setup;
 		};
 	}
 
@@ -135,7 +136,7 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	// registry, the starter with its own meters on. What the application observes per
 	// command goes to the log, to read next to the results.
 	private void check(ConfigurableApplicationContext context) {
-		boolean tuning = !"stock".equals(this.setup);
+		boolean tuning = clientSetup(this.setup).startsWith("tuning-");
 		boolean registry = context.getBeanNamesForType(MeterRegistry.class).length > 0;
 		boolean tuningMeters = context.containsBean("lettuceTuningConnectionMetrics");
 		if (!registry || tuningMeters != tuning) {
