@@ -22,7 +22,8 @@
 # Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
 # application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting):
 #   full:   21 cells (7 workloads at 1 and 16 threads, all but reactive at 200, open loop at 16) x 3 setups x 5 rounds
-#           = 315 forks x (2 x 3 s warmup + 3 x 3 s measurement + 7 s) = 315 x 22 s, about 115 minutes (under 2 hours)
+#           = 315 forks x (1 x 3 s warmup + 2 x 3 s measurement + 7 s) = 315 x 16 s, about 85 minutes; the paired
+#           rounds, not long forks, carry the comparison (2 x 3 s warmup and 3 x 3 s measurement: about 115 minutes)
 #   --quick: 7 cells x 3 setups x 3 rounds = 63 forks x (1 x 2 s warmup + 2 x 2 s measurement + 7 s) = 63 x 13 s,
 #           about 14 minutes (a fork of SET at 200 threads took 16.5 s on a machine busy with builds: 17 minutes)
 # Every fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is started.
@@ -64,7 +65,7 @@ else
 	# timeout at any rate under 100k/s, so it would measure timeouts, not the client.
 	all="set|get|mix|large|mget|pipelined"
 	cells=("1:$all|reactive" "16:$all|reactive|openloop" "200:$all")
-	iterations=()
+	iterations=(-wi 1 -w 3s -i 2 -r 3s)
 	rounds="${rounds:-5}"
 fi
 if [[ -n "${CELLS:-}" ]]; then
