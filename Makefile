@@ -39,7 +39,7 @@ docs:
 # multi modes, 7 workloads x 1, 16 and 200 threads and an open-loop cell, 5 paired rounds, about 85 minutes on 2 cores.
 # `make bench QUICK=1` runs the headline cells only, 3 rounds of short iterations, about 14 minutes. `make bench-modes`
 # runs the older suite (benchmarks/scripts/run-all.sh, every mode against stock Boot and Jedis and the timer, about
-# 85 minutes) and writes docs/benchmarks/summary.md.
+# 85 minutes) and writes benchmarks/results/modes-summary.md.
 bench: prerequisites
 	@command -v python3 >/dev/null 2>&1 || { apt-get update && apt-get install -y python3; }
 	bash benchmarks/scripts/matrix.sh $(if $(QUICK),--quick)

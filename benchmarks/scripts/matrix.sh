@@ -17,7 +17,9 @@
 # value as one JVM argument, unsplit);
 # OPEN_LOOP_RATE the openloop cell's total rate in operations per second over all threads (default 10000);
 # QUIET_MAX_WAIT how many seconds a measurement iteration may wait for other processes to go quiet (default 10,
-# 0: never); RESULTS the results directory (default benchmarks/results/matrix); JAVA picks the JVM.
+# 0: never); SETUPS replaces stock,default,multi, adding any setup of ClientSetups to split a difference (e.g.
+# SETUPS=stock,default,tuning-shared-unmerged; the ratios need stock among them); RESULTS the results directory
+# (default benchmarks/results/matrix); JAVA picks the JVM.
 #
 # Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
 # application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting):

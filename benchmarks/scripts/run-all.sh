@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the end-to-end benchmark suite, as `make bench-modes` does: builds the benchmark jar, runs the mode benchmarks
 # at 16 and 200 threads and the end-to-end timer benchmark in interleaved rounds (all with -prof gc and JSON results),
-# then writes docs/benchmarks/summary.md with scripts/summarize.py (raw results stay in benchmarks/results, untracked).
+# then writes benchmarks/results/modes-summary.md with scripts/summarize.py (raw results beside it, untracked).
 #
 # Usage: benchmarks/scripts/run-all.sh [--quick] [--no-build] [--report-only]
 #   --quick        a smoke run of about 6 minutes: SET at 200 threads only, short iterations, 2 timer rounds
@@ -23,7 +23,6 @@ cd "$ROOT"
 JAVA="${JAVA:-java}"
 JAR="$ROOT/benchmarks/target/lettuce-tuning-benchmarks.jar"
 RESULTS="$ROOT/benchmarks/results"
-DOCS="$ROOT/docs/benchmarks"
 MODES="io.github.lettucetuning.benchmarks.modes.ModesBenchmark"
 TIMER="io.github.lettucetuning.benchmarks.modes.TimerE2eBenchmark"
 
@@ -105,13 +104,12 @@ pairs=(tuning-shared/boot-lettuce-pool2 tuning-shared/boot-lettuce-pool2-epoll t
 	tuning-multi-1x/tuning-shared tuning-multi-1x-affinity/boot-jedis-8 tuning-multi-1x-affinity/tuning-shared
 	tuning-multi-2x/boot-jedis-8 tuning-multi-2x/tuning-shared wheel/netty off/netty)
 log "Summary"
-mkdir -p "$DOCS"
 {
 	echo "# Benchmark summary"
 	echo
 	echo "Written $(date -u +%F) by \`benchmarks/scripts/run-all.sh\` (\`make bench-modes\`) with \`benchmarks/scripts/summarize.py\`"
-	echo "from the results in \`benchmarks/results/\`; [results.md](results.md) explains the columns and what they show."
+	echo "from the results in \`benchmarks/results/\`; docs/benchmarks/modes-suite.md explains the columns."
 	echo
 	python3 "$ROOT/benchmarks/scripts/summarize.py" "${pairs[@]/#/--pair=}" "$RESULTS"
-} > "$DOCS/summary.md"
-log "Wrote $DOCS/summary.md"
+} > "$RESULTS/modes-summary.md"
+log "Wrote $RESULTS/modes-summary.md"

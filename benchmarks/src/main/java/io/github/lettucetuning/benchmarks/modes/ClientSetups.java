@@ -78,6 +78,12 @@ final class ClientSetups {
 				return spring(SpringSetup.of("lettuce.tuning.socket.transport=nio"), host, port);
 			case "tuning-shared-unmerged":
 				return spring(SpringSetup.of("lettuce.tuning.socket.flush-consolidation.enabled=false"), host, port);
+			case "tuning-shared-unbounded":
+				return spring(SpringSetup.of("lettuce.tuning.resilience.request-queue-size=" + Integer.MAX_VALUE), host,
+						port);
+			case "tuning-shared-unwatched":
+				return spring(SpringSetup.of("lettuce.tuning.resilience.fail-fast.enabled=false",
+						"lettuce.tuning.resilience.stall-detection.enabled=false"), host, port);
 			case "tuning-shared-unguarded":
 				return spring(SpringSetup.of("lettuce.tuning.resilience.fail-fast.enabled=false",
 						"lettuce.tuning.resilience.stall-detection.enabled=false",

@@ -39,10 +39,10 @@ import org.springframework.data.redis.core.ValueOperations;
 /**
  * The matrix of issue 17: every workload for stock Spring Boot (commons-pool2 on the
  * classpath, as most applications have it), lettuce-tuning's default mode and its
- * {@code multi} mode (two connections per core, round-robin), each started as an
- * application with actuator runs it (see {@link MatrixApplication}). Run it with
- * {@code -t 1}, {@code -t 16} and {@code -t 200}, one fork per setup, in paired rounds
- * ({@code scripts/matrix.sh}).
+ * {@code multi} mode (its default size, one connection per core, round-robin), each
+ * started as an application with actuator runs it (see {@link MatrixApplication}). Run it
+ * with {@code -t 1}, {@code -t 16} and {@code -t 200}, one fork per setup, in paired
+ * rounds ({@code scripts/matrix.sh}).
  * <p>
  * Every operation records its latency from issue to completion (see
  * {@link OperationLatencies}): the pipelined cell records each batch as one latency,
