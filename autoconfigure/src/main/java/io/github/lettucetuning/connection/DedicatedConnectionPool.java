@@ -98,30 +98,25 @@ public final class DedicatedConnectionPool
 	public <T extends StatefulConnection<?, ?>> T getConnection(Class<T> connectionType) {
 		GenericObjectPool<StatefulConnection<?, ?>> pool = pool(connectionType);
 		Semaphore turn = this.turns.get(pool);
-		long deadline = System.nanoTime() + pool.getMaxWaitDuration().toNanos();
-		if (turn != null) {
-			awaitTurn(pool, turn);
+		if (turn == null) {
+			return connectionType.cast(borrow(pool, pool.getMaxWaitDuration()));
 		}
+		Duration left = awaitTurn(pool, turn);
 		try {
-			return connectionType.cast(borrow(pool, turn, deadline));
+			return connectionType.cast(borrow(pool, left));
 		}
 		catch (RuntimeException ex) {
-			if (turn != null) {
-				turn.release();
-			}
+			turn.release();
 			throw ex;
 		}
 	}
 
 	// With a turn taken, a connection is free or can be opened: the pool waits only if
-	// one is being destroyed, and then no longer than what is left of the bound.
-	private StatefulConnection<?, ?> borrow(GenericObjectPool<StatefulConnection<?, ?>> pool, @Nullable Semaphore turn,
-			long deadline) {
+	// one is being destroyed, and then no longer than what is left of the bound. A
+	// negative wait is commons-pool2's "forever".
+	private StatefulConnection<?, ?> borrow(GenericObjectPool<StatefulConnection<?, ?>> pool, Duration maxWait) {
 		try {
-			if (turn == null || pool.getMaxWaitDuration().isNegative()) {
-				return pool.borrowObject();
-			}
-			return pool.borrowObject(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+			return pool.borrowObject(maxWait);
 		}
 		catch (NoSuchElementException ex) {
 			throw exhausted(pool, ex);
@@ -133,10 +128,12 @@ public final class DedicatedConnectionPool
 
 	// Not tryAcquire(): it takes a free permit ahead of the callers waiting, even when
 	// fair, and so lets a caller that has just returned a connection jump the queue.
-	private void awaitTurn(GenericObjectPool<?> pool, Semaphore turn) {
+	// Returns what is left of the pool's wait once the turn is taken.
+	private Duration awaitTurn(GenericObjectPool<?> pool, Semaphore turn) {
+		Duration maxWait = pool.getMaxWaitDuration();
 		long start = System.nanoTime();
+		long waited;
 		try {
-			Duration maxWait = pool.getMaxWaitDuration();
 			if (maxWait.isNegative()) {
 				turn.acquire();
 			}
@@ -151,8 +148,10 @@ public final class DedicatedConnectionPool
 			throw new PoolException("Interrupted while waiting for a dedicated Redis connection", ex);
 		}
 		finally {
-			this.longestTurnWaitNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
+			waited = System.nanoTime() - start;
+			this.longestTurnWaitNanos.accumulateAndGet(waited, Math::max);
 		}
+		return maxWait.isNegative() ? maxWait : Duration.ofNanos(Math.max(0, maxWait.toNanos() - waited));
 	}
 
 	private PoolException exhausted(GenericObjectPool<?> pool, Exception cause) {

@@ -38,8 +38,8 @@ final class OnCommandLatencyRecording extends SpringBootCondition implements Con
 			return new ConditionOutcome(enabled, message.because(PROPERTY + " is " + enabled));
 		}
 		if (bootObservesCommands(context)) {
-			return ConditionOutcome.noMatch(message.because(
-					"Spring Boot's 'lettuce' observation times every command " + "and " + PROPERTY + " is not set"));
+			return ConditionOutcome.noMatch(message
+				.because("Spring Boot's 'lettuce' observation times every command and " + PROPERTY + " is not set"));
 		}
 		return ConditionOutcome.match(message.because("Spring Boot's 'lettuce' observation is off"));
 	}
