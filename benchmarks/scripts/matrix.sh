@@ -12,7 +12,8 @@
 #   --report-only  only print the summary of the results already in the results directory
 #   ROUNDS         number of rounds (default 5; --quick 3)
 # Environment: CELLS replaces the cells, e.g. CELLS='16:set 200:set|mget' (threads:workloads, | between workloads);
-# JMH_ARGS is appended to every JMH command line, so it can shorten iterations (e.g. '-wi 0 -i 1 -r 2s'); JVM options
+# ITERATIONS replaces the warm-up and measurement options of every cell (e.g. '-wi 0 -i 1 -r 2s'); JMH_ARGS is
+# appended to every JMH command line (not for iterations: JMH refuses an option given twice); JVM options
 # go in its -jvmArgsPrepend, not -jvmArgsAppend, which the script passes already (given twice, JMH would keep each
 # value as one JVM argument, unsplit);
 # OPEN_LOOP_RATE the openloop cell's total rate in operations per second over all threads (default 10000);
@@ -24,12 +25,14 @@
 # Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
 # application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting):
 #   full:   21 cells (7 workloads at 1 and 16 threads, all but reactive at 200, open loop at 16) x 3 setups x 5 rounds
-#           = 315 forks x (1 x 3 s warmup + 2 x 3 s measurement + 7 s) = 315 x 16 s, about 85 minutes; the paired
-#           rounds, not long forks, carry the comparison (2 x 3 s warmup and 3 x 3 s measurement: about 115 minutes)
+#           = 315 forks x (1 x 3 s warmup + 2 x 3 s measurement + 7 s) = 315 x 16 s, plus 6 s more warm-up in each of
+#           the 15 open-loop forks, about 87 minutes; the paired rounds, not long forks, carry the comparison (2 x 3 s
+#           warmup and 3 x 3 s measurement: about 115 minutes)
 #   --quick: 7 cells x 3 setups x 3 rounds = 63 forks x (1 x 2 s warmup + 2 x 2 s measurement + 7 s) = 63 x 13 s,
-#           about 14 minutes (a fork of SET at 200 threads took 16.5 s on a machine busy with builds: 17 minutes)
+#           plus 4 s more warm-up in each of the 9 open-loop forks, about 14 minutes (a fork of SET at 200 threads took
+#           16.5 s on a machine busy with builds: 17 minutes)
 # Every fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is started.
-# Output: JMH JSON per round and thread count (jmh-matrix-tT-rNN.json) and the harness's side file
+# Output: JMH JSON per round and cell (jmh-matrix-cC-tT-rNN.json) and the harness's side file
 # (side-matrix.jsonl), both untracked, and summary.md.
 set -euo pipefail
 
@@ -56,19 +59,32 @@ for arg in "$@"; do
 	esac
 done
 
-# Cells as "threads:workload|workload...": one JMH launch per thread count and round runs its workloads, and JMH
+# Cells as "threads:workload|workload...": one JMH launch per cell and round runs its workloads, and JMH
 # runs the setups of one workload next to each other, in the order -p gives them.
+# The open-loop cell warms up three times as long: at 10,000 operations a second, one warm-up iteration runs a
+# fifth of the operations a closed-loop cell does. Its first measurement iteration's p99 came out about twice the
+# second's on every side; it still does with the longer warm-up, so the JIT is not the whole cause
+# (docs/benchmarks/results.md, "Earlier runs of the same cells").
 if $quick; then
-	cells=("1:reactive" "16:set|mix|openloop" "200:set|mix|get")
-	iterations=(-wi 1 -w 2s -i 2 -r 2s)
+	cells=("1:reactive" "16:set|mix" "16:openloop" "200:set|mix|get")
+	warmup=(-wi 1 -w 2s)
+	open_loop_warmup=(-wi 3 -w 2s)
+	measurement=(-i 2 -r 2s)
 	rounds="${rounds:-3}"
 else
 	# No reactive cell at 200 threads: 200 x 1,000 operations in flight queue for longer than the 2 s command
 	# timeout at any rate under 100k/s, so it would measure timeouts, not the client.
 	all="set|get|mix|large|mget|pipelined"
-	cells=("1:$all|reactive" "16:$all|reactive|openloop" "200:$all")
-	iterations=(-wi 1 -w 3s -i 2 -r 3s)
+	cells=("1:$all|reactive" "16:$all|reactive" "16:openloop" "200:$all")
+	warmup=(-wi 1 -w 3s)
+	open_loop_warmup=(-wi 3 -w 3s)
+	measurement=(-i 2 -r 3s)
 	rounds="${rounds:-5}"
+fi
+if [[ -n "${ITERATIONS:-}" ]]; then
+	read -ra warmup <<< "$ITERATIONS"
+	open_loop_warmup=("${warmup[@]}")
+	measurement=()
 fi
 if [[ -n "${CELLS:-}" ]]; then
 	read -ra cells <<< "$CELLS"
@@ -92,12 +108,16 @@ if $benchmarks; then
 	for round in $(seq 1 "$rounds"); do
 		setups="$SETUPS"
 		if (( round % 2 == 0 )); then setups="$(tr ',' '\n' <<< "$SETUPS" | tac | paste -sd,)"; fi
-		for cell in "${cells[@]}"; do
+		for index in "${!cells[@]}"; do
+			cell="${cells[$index]}"
 			threads="${cell%%:*}"
 			workloads="${cell#*:}"
+			cell_warmup=("${warmup[@]}")
+			if [[ "$workloads" == openloop ]]; then cell_warmup=("${open_loop_warmup[@]}"); fi
 			log "Round $round of $rounds, $threads threads: $workloads ($setups)"
 			"$JAVA" -jar "$JAR" "${MATRIX}\.($workloads)\$" -t "$threads" -f 1 -p "setup=$setups" \
-				"${iterations[@]}" -prof gc -rf json -rff "$RESULTS/jmh-matrix-t$threads-r$(printf %02d "$round").json" \
+				"${cell_warmup[@]}" "${measurement[@]}" -prof gc -rf json \
+				-rff "$RESULTS/jmh-matrix-c$index-t$threads-r$(printf %02d "$round").json" \
 				-jvmArgsAppend "-Dlettuce.bench.side-file=$RESULTS/side-matrix.jsonl -Dlettuce.bench.round=$round \
 -Dlettuce.bench.quiet.max-wait=${QUIET_MAX_WAIT:-10}$open_loop" "${extra[@]}"
 		done

@@ -30,6 +30,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code tuning-shared-unmerged}: lettuce-tuning's default mode with flush
  * consolidation switched off, the reference that shows what merging flushes is
  * worth.</li>
+ * <li>{@code tuning-shared-netty-timer}: the default mode with Lettuce's stock timer (a
+ * 100 ms tick) instead of the timing wheel, the reference that shows what the wheel's 10
+ * ms tick costs at a low, steady rate.</li>
  * <li>{@code tuning-shared-unguarded}: the default mode without the outage guard and with
  * Lettuce's unbounded request queue, the reference that shows what the guard costs.</li>
  * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
@@ -78,6 +81,8 @@ final class ClientSetups {
 				return spring(SpringSetup.of("lettuce.tuning.socket.transport=nio"), host, port);
 			case "tuning-shared-unmerged":
 				return spring(SpringSetup.of("lettuce.tuning.socket.flush-consolidation.enabled=false"), host, port);
+			case "tuning-shared-netty-timer":
+				return spring(SpringSetup.of("lettuce.tuning.timer.type=netty"), host, port);
 			case "tuning-shared-unbounded":
 				return spring(SpringSetup.of("lettuce.tuning.resilience.request-queue-size=" + Integer.MAX_VALUE), host,
 						port);
@@ -122,9 +127,8 @@ final class ClientSetups {
 						"lettuce.tuning.connection.multi.selection=" + selection), host, port);
 			case "tuning-pooled":
 				// Stock Boot waits forever for a pooled connection; pooled mode waits the
-				// command timeout, here
-				// 2 s, which fails borrowers that commons-pool2's unfair queue starves
-				// under 200 threads.
+				// command timeout, here 2 s, which fails borrowers that commons-pool2's
+				// unfair queue starves under 200 threads.
 				return spring(SpringSetup
 					.of("lettuce.tuning.connection.mode=pooled",
 							"spring.data.redis.lettuce.pool.max-wait=" + POOLED_MAX_WAIT)
