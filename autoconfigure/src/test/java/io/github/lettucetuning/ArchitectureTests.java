@@ -20,8 +20,8 @@ class ArchitectureTests {
 	private static JavaClasses classes;
 
 	// Main classes only, wherever the build puts them: the JDK 25 pass of `make test`
-	// builds
-	// into target/java25, which ArchUnit's predefined test-class patterns do not know.
+	// builds into target/java25, which ArchUnit's predefined test-class patterns do not
+	// know.
 	@BeforeAll
 	static void importMainClasses() {
 		classes = new ClassFileImporter().withImportOption((location) -> !location.contains("/test-classes/"))

@@ -82,10 +82,8 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	// Validates once, when the properties are bound (as Spring Boot's
-	// OAuth2ClientProperties
-	// does), so that startup fails before anything connects; Boot's failure analysis
-	// names the
-	// property, the value and the fix.
+	// OAuth2ClientProperties does), so that startup fails before anything connects;
+	// Boot's failure analysis names the property, the value and the fix.
 	@Override
 	public void afterPropertiesSet() {
 		LettuceTuningPropertiesValidator.validate(this);

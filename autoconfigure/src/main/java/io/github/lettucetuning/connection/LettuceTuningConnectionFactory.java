@@ -276,9 +276,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		if (this.prewarmDedicatedConnections && this.dedicatedConnections != null
 				&& this.imperativeDedicated instanceof DedicatedConnectionPool pool) {
 			// Spring Data borrows dedicated connections as StatefulConnection in a
-			// cluster too
-			// (LettuceConnection#doGetAsyncDedicatedConnection), so that is the pool to
-			// fill.
+			// cluster too (LettuceConnection#doGetAsyncDedicatedConnection), so that is
+			// the pool to fill.
 			pool.prewarm(StatefulConnection.class);
 		}
 	}
@@ -382,8 +381,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	// Every operation on a shared connection is counted in flight, so it needs hooks of
-	// its
-	// own; otherwise (pooled mode) the listener's hooks, or none, serve every operation.
+	// its own; otherwise (pooled mode) the listener's hooks, or none, serve every
+	// operation.
 	private @Nullable ConnectionHooks hooks(@Nullable StatefulConnection<?, ?> sharedConnection) {
 		ConnectionHooks listenerHooks = this.listenerHooks;
 		if (sharedConnection != null) {

@@ -294,10 +294,9 @@ public final class SharedConnectionSet implements AutoCloseable {
 
 		// Netty hands event loops to new channels in turn, so another connection opened
 		// meanwhile (dedicated, the other API's set) can put two members on one loop,
-		// which
-		// then serialises their I/O. Opening again moves on to the next loop; the I/O
-		// pool
-		// has at least one loop per member, so a free one comes within as many attempts.
+		// which then serialises their I/O. Opening again moves on to the next loop; the
+		// I/O pool has at least one loop per member, so a free one comes within as many
+		// attempts.
 		private StatefulConnection<?, ?> connectOnOwnEventLoop() {
 			StatefulConnection<?, ?> connection = connect();
 			for (int attempt = 1; attempt <= SharedConnectionSet.this.members.length

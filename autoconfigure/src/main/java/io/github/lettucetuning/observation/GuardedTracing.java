@@ -36,8 +36,7 @@ public final class GuardedTracing implements Tracing {
 	public GuardedTracing(Tracing delegate) {
 		this.delegate = delegate;
 		// Asked once: Lettuce asks for the tracer per command, and the Micrometer
-		// tracing's is
-		// one instance for its lifetime
+		// tracing's is one instance for its lifetime
 		Tracer tracer = new GuardedTracer(delegate.getTracerProvider().getTracer());
 		this.tracerProvider = () -> tracer;
 	}

@@ -89,14 +89,13 @@ final class ConnectionLink {
 			return;
 		}
 		// A stall already waited its timeout; a failed handshake after the grace may have
-		// put
-		// Lettuce's own error in place of ours.
+		// put Lettuce's own error in place of ours.
 		if (this.stallCause != null || this.unreachable) {
 			declareUnreachable();
 			return;
 		}
 		// A failed handshake within the grace: the grace started with the outage is still
-		// running
+		// running.
 		if (!wentDown) {
 			return;
 		}
@@ -135,10 +134,12 @@ final class ConnectionLink {
 			return;
 		}
 		this.unreachable = true;
+		// Listed before any caller sees its command fail, so a caller (or a health check)
+		// that reacts to the failure finds the outage it was told about.
+		this.guard.unreachable(this);
 		String cause = this.stallCause;
 		endpoint.notifyException(new RedisUnreachableException(this.server, this.downSince, this.downSinceNanos,
 				(cause != null) ? cause : "disconnected, reconnecting"));
-		this.guard.unreachable(this);
 	}
 
 	boolean isClosed() {

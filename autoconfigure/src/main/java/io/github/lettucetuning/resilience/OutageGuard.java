@@ -72,8 +72,7 @@ public final class OutageGuard implements NettyCustomizer {
 	}
 
 	// One bootstrap per Lettuce connection; its reconnects reuse it, so every channel of
-	// the
-	// connection carries the same link.
+	// the connection carries the same link.
 	@Override
 	public void afterBootstrapInitialized(Bootstrap bootstrap) {
 		bootstrap.attr(LINK, new ConnectionLink(this));

@@ -53,8 +53,7 @@ public final class FlushConsolidation implements NettyCustomizer {
 	}
 
 	// At the tail, the handler sees a flush before any encoder or TLS handler does, so
-	// those work
-	// once per batch too.
+	// those work once per batch too.
 	@Override
 	public void afterChannelInitialized(Channel channel) {
 		channel.pipeline().addLast(HANDLER_NAME, new FlushConsolidationHandler(this.maxFlushes, true));

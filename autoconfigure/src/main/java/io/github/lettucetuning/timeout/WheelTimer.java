@@ -346,10 +346,9 @@ public final class WheelTimer implements Timer {
 	 */
 	public long pendingTimeouts() {
 		// Sums of striped counters are no snapshot: a thread preempted between two reads
-		// sees the other threads'
-		// updates of the later counters only. Reading the additions first bounds the
-		// error to additions made
-		// during the call, which can only lower the result.
+		// sees the other threads' updates of the later counters only. Reading the
+		// additions first bounds the error to additions made during the call, which can
+		// only lower the result.
 		long added = 0;
 		for (Stripe stripe : this.stripes) {
 			added += stripe.added;

@@ -130,9 +130,8 @@ class ClusterFaultsIntegrationTests {
 					assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());
 					assertThat(load.recoveredAfter(resumed)).isLessThan(FaultTestSupport.maxCommandDuration());
 					// The 1 s command timeout fires first; the outage guard then sees the
-					// silent master as
-					// stalled (2 s) and fails the rest of its commands fast until it
-					// answers again
+					// silent master as stalled (2 s) and fails the rest of its commands
+					// fast until it answers again
 					assertThat(load.failureTypes().keySet()).allMatch((type) -> type.contains("Timeout")
 							|| type.contains("RedisStalledException") || type.contains("RedisUnreachableException"));
 				}

@@ -77,8 +77,7 @@ class ClusterReshardingIntegrationTests {
 									+ FaultLoad.seconds(load.recoveredAfter(fault)));
 					assertThat(load.failures()).isPositive();
 					// The refused redirects are what shows the setting matters; on a busy
-					// machine a
-					// command may also time out while the slots move.
+					// machine a command may also time out while the slots move.
 					assertThat(load.failureTypes().keySet())
 						.anyMatch((type) -> type.startsWith("UnknownPartitionException"))
 						.allMatch((type) -> type.startsWith("UnknownPartitionException")

@@ -47,8 +47,7 @@ class ClusterIntegrationTests {
 	}
 
 	// A cluster connection holds one socket per master for keyed commands plus its
-	// default
-	// connection to a seed node for keyless ones.
+	// default connection to a seed node for keyless ones.
 	private long clusterConnectionSockets() {
 		return this.cluster.masters().size() + 1;
 	}

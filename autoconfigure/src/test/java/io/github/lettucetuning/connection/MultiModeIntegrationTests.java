@@ -199,10 +199,9 @@ class MultiModeIntegrationTests {
 			LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
 			assertThat(context.getBean(ClientResources.class).ioThreadPoolSize()).isGreaterThanOrEqualTo(4);
 			// Members open lazily, in turn, while other connections open in between: a
-			// dedicated
-			// one for a blocking pop and the reactive set's members. Netty hands out
-			// event loops
-			// in turn, so without care members end up sharing loops.
+			// dedicated one for a blocking pop and the reactive set's members. Netty
+			// hands out event loops in turn, so without care members end up sharing
+			// loops.
 			for (int i = 0; i < 4; i++) {
 				template.opsForValue().set("k" + i, "v");
 				if (i == 0) {

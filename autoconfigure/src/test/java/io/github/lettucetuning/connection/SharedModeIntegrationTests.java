@@ -162,8 +162,7 @@ class SharedModeIntegrationTests {
 				awaitWaiting(pool, 1);
 				pool.release(held);
 				// Borrowing again at once, on the same thread, must not take the
-				// connection
-				// the waiter has been waiting for.
+				// connection the waiter has been waiting for.
 				assertThatException().isThrownBy(() -> pool.getConnection(StatefulRedisConnection.class))
 					.isInstanceOf(PoolException.class);
 				pool.release(waiter.get(5, TimeUnit.SECONDS));
@@ -180,9 +179,8 @@ class SharedModeIntegrationTests {
 			.run((context) -> {
 				// With commons-pool2's own hand-over, a caller that has just returned a
 				// connection can take it again ahead of those waiting: under this load
-				// the
-				// longest wait measured 0.83 s to 1 s and some batches failed; served in
-				// turn, 0.42 s to 0.52 s.
+				// the longest wait measured 0.83 s to 1 s and some batches failed; served
+				// in turn, 0.42 s to 0.52 s.
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				byte[] value = "v".getBytes(StandardCharsets.US_ASCII);
 				long failures = Load.run(200, 30, (batch) -> {

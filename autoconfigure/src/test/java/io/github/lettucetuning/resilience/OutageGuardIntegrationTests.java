@@ -10,13 +10,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.event.connection.ReconnectAttemptEvent;
 import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterEach;
@@ -31,6 +34,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -96,6 +101,37 @@ class OutageGuardIntegrationTests {
 			assertThat(template.hasKey("queued")).isFalse();
 			assertThat(template.hasKey("failed")).isFalse();
 		});
+	}
+
+	@Test
+	void aCallerThatSeesItsCommandFailForAnOutageFindsTheOutageListed() {
+		this.contextRunner.run((context) -> {
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			OutageGuard guard = context.getBean(OutageGuard.class);
+			template.opsForValue().set("warm", "up");
+			this.redis.node().kill();
+			// Within the grace: the command waits in Lettuce's queue until the grace ends
+			Thread.sleep(200);
+			AtomicReference<List<OutageGuard.Outage>> listedWhenFailed = new AtomicReference<>();
+			RedisFuture<String> queued = template
+				.execute((RedisCallback<RedisFuture<String>>) (connection) -> asyncCommands(connection)
+					.set("queued".getBytes(), "x".getBytes()));
+			// Runs on the event loop, as the queue is failed, before any waiting caller
+			// wakes
+			CompletableFuture<String> observed = queued.toCompletableFuture()
+				.whenComplete((result, failure) -> listedWhenFailed.set(guard.outages()));
+			assertThat(observed).failsWithin(Duration.ofSeconds(3))
+				.withThrowableThat()
+				.havingRootCause()
+				.isInstanceOf(RedisUnreachableException.class);
+			assertThat(listedWhenFailed.get()).singleElement()
+				.satisfies((outage) -> assertThat(outage.server()).endsWith(":" + this.redis.port()));
+		});
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisClusterAsyncCommands<byte[], byte[]> asyncCommands(RedisConnection connection) {
+		return (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
 	}
 
 	@Test
@@ -174,10 +210,8 @@ class OutageGuardIntegrationTests {
 				thread.join();
 			}
 			// The grace fails nothing. Lettuce itself fails the oldest waiting command
-			// when the
-			// server's close arrives as a reset (unread data in its buffer): at most that
-			// one,
-			// with the reset as its cause
+			// when the server's close arrives as a reset (unread data in its buffer): at
+			// most that one, with the reset as its cause
 			assertThat(failures).hasSizeLessThanOrEqualTo(1)
 				.allSatisfy((failure) -> assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
 					.isInstanceOf(IOException.class)

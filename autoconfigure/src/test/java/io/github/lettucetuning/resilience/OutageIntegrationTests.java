@@ -49,8 +49,7 @@ class OutageIntegrationTests {
 					+ OutageScenario.failures(timeline, 5);
 			System.out.println(summary);
 			// The commands in flight at the kill may fail with Lettuce's own connection
-			// reset; the rest
-			// fail fast with the server named
+			// reset; the rest fail fast with the server named
 			assertThat(OutageScenario.failures(timeline, 100)).as(summary)
 				.anySatisfy((failure) -> assertThat(failure)
 					.contains("Redis at " + this.redis.host() + ":" + this.redis.port()));
@@ -72,10 +71,8 @@ class OutageIntegrationTests {
 	}
 
 	// A host that vanishes without a reset: health and callers as for a frozen server.
-	// The
-	// reconnect's SYNs are dropped too, so the kernel's SYN retries (1, 2, 4 s apart)
-	// decide
-	// how soon the first one after the heal gets through.
+	// The reconnect's SYNs are dropped too, so the kernel's SYN retries (1, 2, 4 s apart)
+	// decide how soon the first one after the heal gets through.
 	@Test
 	void theStarterAnswersHealthDownFastAndFailsCommandsFastWhenTheServerIsBlackholed() {
 		NetworkBlackhole.assumeAvailable();

@@ -85,8 +85,8 @@ class FlushConsolidationIntegrationTests {
 		assertThat(separate.pipelines()).isNotEmpty()
 			.allSatisfy((names) -> assertThat(names).doesNotContain(FlushConsolidation.HANDLER_NAME));
 		// Without merging, loopback TCP coalesces a few writes (about 2 to 3 commands per
-		// read under load);
-		// merged, a write carries the commands of every thread waiting at that moment.
+		// read under load); merged, a write carries the commands of every thread waiting
+		// at that moment.
 		assertThat(merged.commandsPerRead())
 			.as("commands per read, merged %.1f vs separate %.1f", merged.commandsPerRead(), separate.commandsPerRead())
 			.isGreaterThan(2 * separate.commandsPerRead())
@@ -155,8 +155,8 @@ class FlushConsolidationIntegrationTests {
 			});
 			assertThat(unexpected.get()).isNull();
 			// A flush lost when the connection dies leaves its command unwritten until it
-			// times
-			// out: a timeout is the symptom of a lost flush, not an acceptable failure.
+			// times out: a timeout is the symptom of a lost flush, not an acceptable
+			// failure.
 			assertThat(timedOut.get()).as("commands that timed out").isZero();
 			assertThat(completed.get() + failed.get()).isEqualTo((long) THREADS * OPERATIONS);
 			// Commands that completed were really written
@@ -182,8 +182,7 @@ class FlushConsolidationIntegrationTests {
 	}
 
 	// Concurrent SET and GET on many threads; the pipelines of the open channels are read
-	// before the context
-	// closes them.
+	// before the context closes them.
 	private Load load(String setting) {
 		this.channels.clear();
 		Load[] load = new Load[1];
@@ -208,10 +207,9 @@ class FlushConsolidationIntegrationTests {
 	}
 
 	// Runs OPERATIONS calls of the operation, each with a key of its own, on each of
-	// THREADS threads, and meanwhile
-	// the action on this thread. Each command completes or fails within its 2 s timeout,
-	// so none waits for a
-	// flush that never comes; a thread's assertion error fails the test.
+	// THREADS threads, and meanwhile the action on this thread. Each command completes or
+	// fails within its 2 s timeout, so none waits for a flush that never comes; a
+	// thread's assertion error fails the test.
 	private static void onManyThreads(Consumer<String> operation, ThrowingRunnable meanwhile) throws Exception {
 		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
 		try {

@@ -632,9 +632,8 @@ class WheelTimerTests {
 		WheelTimer timer = new WheelTimer(WheelTimerOptions.builder().tickDuration(Duration.ofMillis(1)).build());
 		this.timers.add(timer);
 		// Each timeout is scheduled right after the previous one fired, while the worker
-		// processes the quiet tick
-		// after it and decides to sleep: a lost wake-up leaves the worker asleep with an
-		// empty wheel for good.
+		// processes the quiet tick after it and decides to sleep: a lost wake-up leaves
+		// the worker asleep with an empty wheel for good.
 		for (int round = 0; round < 2000; round++) {
 			CountDownLatch fired = new CountDownLatch(2);
 			Thread other = new Thread(() -> timer.newTimeout((timeout) -> fired.countDown(), 0, TimeUnit.MILLISECONDS));

@@ -110,11 +110,10 @@ class CommandExpiryIntegrationTests {
 	}
 
 	// Spring Data waits for a synchronous command on the caller thread and cancels it
-	// when
-	// spring.data.redis.timeout has passed, which with the same timeout on both sides
-	// comes
-	// before the wheel's tick: the wheel would only release the cancelled entry. With the
-	// command expiry shorter than that wait, the wheel must be what fails the command.
+	// when spring.data.redis.timeout has passed, which with the same timeout on both
+	// sides comes before the wheel's tick: the wheel would only release the cancelled
+	// entry. With the command expiry shorter than that wait, the wheel must be what fails
+	// the command.
 	@Test
 	void syncTemplateCommandIsExpiredByTheWheelAndRecoversAfterTheStall() {
 		contextRunner().withPropertyValues("spring.data.redis.timeout=5s")
@@ -190,8 +189,7 @@ class CommandExpiryIntegrationTests {
 	}
 
 	// Never early; at most two ticks late, apart from a few scheduling outliers, which
-	// may
-	// be late by at most one extra tick plus 20ms.
+	// may be late by at most one extra tick plus 20ms.
 	static void assertLateness(List<Duration> lateness) {
 		System.out.println("[expiry] lateness ms: "
 				+ lateness.stream().map((late) -> String.format("%.1f", late.toNanos() / 1e6)).toList());

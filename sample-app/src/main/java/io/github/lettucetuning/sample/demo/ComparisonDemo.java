@@ -98,8 +98,7 @@ public final class ComparisonDemo {
 		this.out.printf("Setups: %s; each runs in its own application context, one after the other.%n",
 				this.properties.getSetups());
 		// One pass warms the JIT for every setup first: otherwise each setup would run
-		// faster
-		// than the one before it only because it ran later.
+		// faster than the one before it only because it ran later.
 		this.out.println("Warming up every setup (not measured)...");
 		for (String setup : this.properties.getSetups()) {
 			round(setup, args, this.properties.getWarmup(), Duration.ZERO);
