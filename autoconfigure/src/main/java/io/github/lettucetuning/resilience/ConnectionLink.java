@@ -69,9 +69,12 @@ final class ConnectionLink {
 		this.guard.reachable(this);
 	}
 
+	// Unreachable at once, and listed before the waiting commands fail, as any outage is.
 	void stalled(long sinceNanos, String cause) {
 		this.stallCause = cause;
 		markDown(sinceNanos);
+		this.unreachable = true;
+		this.guard.unreachable(this);
 	}
 
 	void disconnected(Channel channel) {

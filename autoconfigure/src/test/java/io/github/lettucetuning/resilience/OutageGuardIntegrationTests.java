@@ -34,7 +34,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -113,12 +112,8 @@ class OutageGuardIntegrationTests {
 			// Within the grace: the command waits in Lettuce's queue until the grace ends
 			Thread.sleep(200);
 			AtomicReference<List<OutageGuard.Outage>> listedWhenFailed = new AtomicReference<>();
-			RedisFuture<String> queued = template
-				.execute((RedisCallback<RedisFuture<String>>) (connection) -> asyncCommands(connection)
-					.set("queued".getBytes(), "x".getBytes()));
-			// Runs on the event loop, as the queue is failed, before any waiting caller
-			// wakes
-			CompletableFuture<String> observed = queued.toCompletableFuture()
+			// On the event loop as the queue fails, before a waiting caller wakes
+			CompletableFuture<String> observed = setAsync(template, "queued")
 				.whenComplete((result, failure) -> listedWhenFailed.set(guard.outages()));
 			assertThat(observed).failsWithin(Duration.ofSeconds(3))
 				.withThrowableThat()
@@ -129,34 +124,45 @@ class OutageGuardIntegrationTests {
 		});
 	}
 
+	// A SET on the shared connection whose completion callbacks run where Lettuce
+	// completes the command: on the event loop, unless it is already done.
 	@SuppressWarnings("unchecked")
-	private static RedisClusterAsyncCommands<byte[], byte[]> asyncCommands(RedisConnection connection) {
-		return (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+	private static CompletableFuture<String> setAsync(StringRedisTemplate template, String key) {
+		RedisFuture<String> future = template.execute((RedisCallback<RedisFuture<String>>) (
+				connection) -> ((RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection())
+					.set(key.getBytes(), "x".getBytes()));
+		return future.toCompletableFuture();
 	}
 
 	@Test
 	void aFrozenServerFailsWaitingCommandsAfterTheStallTimeoutAndNewOnesAtOnce() {
 		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.stall-detection.timeout=1s").run((context) -> {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			OutageGuard guard = context.getBean(OutageGuard.class);
 			template.opsForValue().set("warm", "up");
 			this.redis.node().pause();
 			long start = System.nanoTime();
-			assertThatExceptionOfType(RedisConnectionFailureException.class)
-				.isThrownBy(() -> template.opsForValue().set("written", "x"))
-				.withMessageContaining("read nothing for 1.0 s")
-				.withRootCauseInstanceOf(RedisStalledException.class);
+			AtomicReference<List<OutageGuard.Outage>> listedWhenFailed = new AtomicReference<>();
+			CompletableFuture<String> written = setAsync(template, "written")
+				.whenComplete((result, failure) -> listedWhenFailed.set(guard.outages()));
+			assertThat(written).failsWithin(Duration.ofSeconds(3))
+				.withThrowableThat()
+				.havingRootCause()
+				.isInstanceOf(RedisStalledException.class)
+				.withMessageContaining("read nothing for 1.0 s");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(900),
 					Duration.ofMillis(1500));
+			assertThat(listedWhenFailed.get()).as("outages when the stalled command failed").hasSize(1);
 			long next = System.nanoTime();
 			assertThatExceptionOfType(RedisConnectionFailureException.class)
 				.isThrownBy(() -> template.opsForValue().set("never-sent", "x"))
 				.withRootCauseInstanceOf(RedisUnreachableException.class);
 			assertThat(Duration.ofNanos(System.nanoTime() - next)).isLessThan(Duration.ofMillis(500));
-			assertThat(context.getBean(OutageGuard.class).outages()).singleElement()
+			assertThat(guard.outages()).singleElement()
 				.satisfies((outage) -> assertThat(outage.server()).endsWith(":" + this.redis.port()));
 			this.redis.node().resume();
 			awaitSuccess(template);
-			assertThat(context.getBean(OutageGuard.class).outages()).isEmpty();
+			assertThat(guard.outages()).isEmpty();
 			// Written before the stall: the server ran it when it woke, as the docs warn
 			assertThat(template.hasKey("written")).isTrue();
 			assertThat(template.hasKey("never-sent")).isFalse();
