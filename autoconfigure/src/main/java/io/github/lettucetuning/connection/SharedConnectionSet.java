@@ -11,7 +11,6 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.netty.channel.EventLoop;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -309,7 +308,7 @@ public final class SharedConnectionSet implements AutoCloseable {
 		}
 
 		private boolean sharesEventLoop(StatefulConnection<?, ?> connection) {
-			EventLoop eventLoop = ConnectionEventLoops.of(connection);
+			Thread eventLoop = ConnectionEventLoops.of(connection);
 			if (eventLoop == null) {
 				return false;
 			}

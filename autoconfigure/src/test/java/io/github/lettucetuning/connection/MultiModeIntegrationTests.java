@@ -16,7 +16,7 @@ import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -211,7 +211,9 @@ class MultiModeIntegrationTests {
 			}
 			assertThat(eventLoops(factory.getSharedConnections())).hasSize(4)
 				.doesNotContainNull()
-				.doesNotHaveDuplicates();
+				.doesNotHaveDuplicates()
+				.allSatisfy((thread) -> assertThat(thread).isInstanceOf(FastThreadLocalThread.class)
+					.isNotSameAs(Thread.currentThread()));
 			assertThat(eventLoops(factory.getSharedReactiveConnections())).hasSize(4)
 				.doesNotContainNull()
 				.doesNotHaveDuplicates();
@@ -225,7 +227,7 @@ class MultiModeIntegrationTests {
 		});
 	}
 
-	private static List<EventLoop> eventLoops(List<StatefulConnection<?, ?>> connections) {
+	private static List<Thread> eventLoops(List<StatefulConnection<?, ?>> connections) {
 		return connections.stream().map(ConnectionEventLoops::of).toList();
 	}
 
