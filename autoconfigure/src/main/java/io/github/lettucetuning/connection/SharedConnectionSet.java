@@ -307,18 +307,30 @@ public final class SharedConnectionSet implements AutoCloseable {
 			return connection;
 		}
 
+		// Each lookup costs a PING: a set of one, or a first member, looks up nothing.
 		private boolean sharesEventLoop(StatefulConnection<?, ?> connection) {
-			Thread eventLoop = ConnectionEventLoops.of(connection);
+			List<StatefulConnection<?, ?>> others = otherOpenConnections();
+			Thread eventLoop = others.isEmpty() ? null : ConnectionEventLoops.of(connection);
 			if (eventLoop == null) {
 				return false;
 			}
-			for (Member other : SharedConnectionSet.this.members) {
-				Slot slot = other.current;
-				if (other != this && slot != null && ConnectionEventLoops.of(slot.connection) == eventLoop) {
+			for (StatefulConnection<?, ?> other : others) {
+				if (ConnectionEventLoops.of(other) == eventLoop) {
 					return true;
 				}
 			}
 			return false;
+		}
+
+		private List<StatefulConnection<?, ?>> otherOpenConnections() {
+			List<StatefulConnection<?, ?>> others = new ArrayList<>();
+			for (Member other : SharedConnectionSet.this.members) {
+				Slot slot = other.current;
+				if (other != this && slot != null) {
+					others.add(slot.connection);
+				}
+			}
+			return others;
 		}
 
 		private StatefulConnection<?, ?> connect() {
