@@ -1,7 +1,9 @@
 package io.github.lettucetuning.connection;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -298,8 +300,9 @@ public final class SharedConnectionSet implements AutoCloseable {
 		// attempts.
 		private StatefulConnection<?, ?> connectOnOwnEventLoop() {
 			StatefulConnection<?, ?> connection = connect();
+			Set<Thread> taken = eventLoopsOfOtherMembers();
 			for (int attempt = 1; attempt <= SharedConnectionSet.this.members.length
-					&& sharesEventLoop(connection); attempt++) {
+					&& isOnOneOf(taken, connection); attempt++) {
 				logger.debug("A shared Redis connection landed on the event loop of another member; opening another");
 				closeQuietly(connection);
 				connection = connect();
@@ -307,30 +310,22 @@ public final class SharedConnectionSet implements AutoCloseable {
 			return connection;
 		}
 
-		// Each lookup costs a PING: a set of one, or a first member, looks up nothing.
-		private boolean sharesEventLoop(StatefulConnection<?, ?> connection) {
-			List<StatefulConnection<?, ?>> others = otherOpenConnections();
-			Thread eventLoop = others.isEmpty() ? null : ConnectionEventLoops.of(connection);
-			if (eventLoop == null) {
-				return false;
-			}
-			for (StatefulConnection<?, ?> other : others) {
-				if (ConnectionEventLoops.of(other) == eventLoop) {
-					return true;
-				}
-			}
-			return false;
-		}
-
-		private List<StatefulConnection<?, ?>> otherOpenConnections() {
-			List<StatefulConnection<?, ?>> others = new ArrayList<>();
+		// Each look-up costs a PING, so the other members are asked once per opening, and
+		// a set of one, or its first member to open, asks nothing.
+		private Set<Thread> eventLoopsOfOtherMembers() {
+			Set<Thread> eventLoops = new HashSet<>();
 			for (Member other : SharedConnectionSet.this.members) {
 				Slot slot = other.current;
-				if (other != this && slot != null) {
-					others.add(slot.connection);
+				Thread eventLoop = (other != this && slot != null) ? ConnectionEventLoops.of(slot.connection) : null;
+				if (eventLoop != null) {
+					eventLoops.add(eventLoop);
 				}
 			}
-			return others;
+			return eventLoops;
+		}
+
+		private boolean isOnOneOf(Set<Thread> eventLoops, StatefulConnection<?, ?> connection) {
+			return !eventLoops.isEmpty() && eventLoops.contains(ConnectionEventLoops.of(connection));
 		}
 
 		private StatefulConnection<?, ?> connect() {

@@ -69,12 +69,11 @@ final class ConnectionLink {
 		this.guard.reachable(this);
 	}
 
-	// Unreachable at once, and listed before the waiting commands fail, as any outage is.
+	// Unreachable at once: the stall timeout served as the grace.
 	void stalled(long sinceNanos, String cause) {
 		this.stallCause = cause;
 		markDown(sinceNanos);
-		this.unreachable = true;
-		this.guard.unreachable(this);
+		listUnreachable();
 	}
 
 	void disconnected(Channel channel) {
@@ -136,13 +135,17 @@ final class ConnectionLink {
 		if (endpoint == null) {
 			return;
 		}
-		this.unreachable = true;
-		// Listed before any caller sees its command fail, so a caller (or a health check)
-		// that reacts to the failure finds the outage it was told about.
-		this.guard.unreachable(this);
+		listUnreachable();
 		String cause = this.stallCause;
 		endpoint.notifyException(new RedisUnreachableException(this.server, this.downSince, this.downSinceNanos,
 				(cause != null) ? cause : "disconnected, reconnecting"));
+	}
+
+	// Called before any caller sees its command fail, so a caller (or a health check)
+	// that reacts to the failure finds the outage it was told about.
+	private void listUnreachable() {
+		this.unreachable = true;
+		this.guard.unreachable(this);
 	}
 
 	boolean isClosed() {

@@ -112,9 +112,7 @@ class OutageGuardIntegrationTests {
 			// Within the grace: the command waits in Lettuce's queue until the grace ends
 			Thread.sleep(200);
 			AtomicReference<List<OutageGuard.Outage>> listedWhenFailed = new AtomicReference<>();
-			// On the event loop as the queue fails, before a waiting caller wakes
-			CompletableFuture<String> observed = setAsync(template, "queued")
-				.whenComplete((result, failure) -> listedWhenFailed.set(guard.outages()));
+			CompletableFuture<String> observed = setNotingOutages(template, "queued", guard, listedWhenFailed);
 			assertThat(observed).failsWithin(Duration.ofSeconds(3))
 				.withThrowableThat()
 				.havingRootCause()
@@ -124,14 +122,16 @@ class OutageGuardIntegrationTests {
 		});
 	}
 
-	// A SET on the shared connection whose completion callbacks run where Lettuce
-	// completes the command: on the event loop, unless it is already done.
+	// A SET on the shared connection that notes the guard's outages as it completes. Both
+	// callers keep it waiting, so the note is taken where Lettuce completes it: on the
+	// event loop, as it fails the command, before any caller waiting for it wakes.
 	@SuppressWarnings("unchecked")
-	private static CompletableFuture<String> setAsync(StringRedisTemplate template, String key) {
+	private static CompletableFuture<String> setNotingOutages(StringRedisTemplate template, String key,
+			OutageGuard guard, AtomicReference<List<OutageGuard.Outage>> outages) {
 		RedisFuture<String> future = template.execute((RedisCallback<RedisFuture<String>>) (
 				connection) -> ((RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection())
 					.set(key.getBytes(), "x".getBytes()));
-		return future.toCompletableFuture();
+		return future.toCompletableFuture().whenComplete((result, failure) -> outages.set(guard.outages()));
 	}
 
 	@Test
@@ -143,8 +143,7 @@ class OutageGuardIntegrationTests {
 			this.redis.node().pause();
 			long start = System.nanoTime();
 			AtomicReference<List<OutageGuard.Outage>> listedWhenFailed = new AtomicReference<>();
-			CompletableFuture<String> written = setAsync(template, "written")
-				.whenComplete((result, failure) -> listedWhenFailed.set(guard.outages()));
+			CompletableFuture<String> written = setNotingOutages(template, "written", guard, listedWhenFailed);
 			assertThat(written).failsWithin(Duration.ofSeconds(3))
 				.withThrowableThat()
 				.havingRootCause()
