@@ -100,7 +100,7 @@ final class OutageScenario {
 		long i = 0;
 		while (this.running.get()) {
 			String value = thread + ":" + (i++);
-			long start = this.timeline.nowMs();
+			long start = this.timeline.now();
 			try {
 				this.template.opsForValue().set(key, value);
 				String read = this.template.opsForValue().get(key);
@@ -119,7 +119,7 @@ final class OutageScenario {
 	private void pollHealth(ExecutorService requests) {
 		while (this.running.get()) {
 			long id = this.healthRequests.incrementAndGet();
-			long start = this.timeline.nowMs();
+			long start = this.timeline.now();
 			this.pendingHealth.put(id, start);
 			requests.execute(() -> {
 				Status status = this.health.health().getStatus();

@@ -25,11 +25,20 @@ final class OutageTimeline {
 	volatile long outageEndMs = -1;
 
 	long nowMs() {
-		return (System.nanoTime() - this.startNanos) / 1_000_000;
+		return now() / 1_000_000;
 	}
 
-	void record(Kind kind, long startMs, Outcome outcome, String detail) {
-		this.events.add(new Event(kind, startMs, nowMs() - startMs, outcome, detail));
+	// Nanoseconds from the start of the load: events keep them to order what happened
+	// within one millisecond.
+	long now() {
+		return System.nanoTime() - this.startNanos;
+	}
+
+	void record(Kind kind, long startNanos, Outcome outcome, String detail) {
+		long endNanos = now();
+		long startMs = startNanos / 1_000_000;
+		this.events
+			.add(new Event(kind, startMs, endNanos / 1_000_000 - startMs, outcome, detail, startNanos, endNanos));
 	}
 
 	List<Event> events(Kind kind, Predicate<Event> filter) {
@@ -81,6 +90,20 @@ final class OutageTimeline {
 			.mapToLong((e) -> e.endMs() - this.outageEndMs)
 			.min()
 			.orElse(-1);
+	}
+
+	/**
+	 * The commands that failed although they started after the first command started
+	 * after the outage had succeeded. Compared in nanoseconds: a command that started in
+	 * the millisecond the first success ended may have started before it did.
+	 */
+	List<Event> failuresAfterRecovery() {
+		long recoveredNanos = events(Kind.COMMAND, (e) -> e.startMs >= this.outageEndMs && e.outcome == Outcome.OK)
+			.stream()
+			.mapToLong(Event::endNanos)
+			.min()
+			.orElse(Long.MAX_VALUE);
+		return events(Kind.COMMAND, (e) -> e.startNanos > recoveredNanos && e.outcome != Outcome.OK);
 	}
 
 	long failuresStartedAfterMs(long ms) {
@@ -143,7 +166,8 @@ final class OutageTimeline {
 
 	}
 
-	record Event(Kind kind, long startMs, long durationMs, Outcome outcome, String detail) {
+	record Event(Kind kind, long startMs, long durationMs, Outcome outcome, String detail, long startNanos,
+			long endNanos) {
 
 		long endMs() {
 			return this.startMs + this.durationMs;
