@@ -33,6 +33,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code tuning-shared-netty-timer}: the default mode with Lettuce's stock timer (a
  * 100 ms tick) instead of the timing wheel, the reference that shows what the wheel's 10
  * ms tick costs at a low, steady rate.</li>
+ * <li>{@code boot-lettuce-pool2-unobserved}, {@code tuning-shared-unobserved}: stock Boot
+ * and the default mode with Spring Boot's {@code lettuce} observation switched off
+ * ({@code management.observations.enable.lettuce=false}), the references that show what
+ * timing every command through Micrometer's {@code Observation} costs each side.</li>
  * <li>{@code tuning-shared-unguarded}: the default mode without the outage guard and with
  * Lettuce's unbounded request queue, the reference that shows what the guard costs.</li>
  * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
@@ -52,6 +56,8 @@ final class ClientSetups {
 	private static final String STOCK = "lettuce.tuning.enabled=false";
 
 	private static final String POOLED_MAX_WAIT = "1m";
+
+	private static final String UNOBSERVED = "management.observations.enable.lettuce=false";
 
 	private ClientSetups() {
 	}
@@ -75,8 +81,12 @@ final class ClientSetups {
 			case "boot-lettuce-pool2":
 			case "boot-lettuce-pool2-epoll":
 				return spring(SpringSetup.of(STOCK), host, port);
+			case "boot-lettuce-pool2-unobserved":
+				return spring(SpringSetup.of(STOCK, UNOBSERVED), host, port);
 			case "tuning-shared":
 				return spring(SpringSetup.of(), host, port);
+			case "tuning-shared-unobserved":
+				return spring(SpringSetup.of(UNOBSERVED), host, port);
 			case "tuning-shared-nio":
 				return spring(SpringSetup.of("lettuce.tuning.socket.transport=nio"), host, port);
 			case "tuning-shared-unmerged":

@@ -14,6 +14,7 @@ import io.github.lettucetuning.benchmarks.support.RedisBenchmarkState;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -130,6 +131,25 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		for (String key : LARGE_KEY_NAMES) {
 			values.set(key, LARGE_VALUE);
 		}
+		checkObservation(context);
+	}
+
+	// The unobserved setups exist to show what Boot's observation costs: one that still
+	// timed its commands would show nothing.
+	private void checkObservation(ConfigurableApplicationContext context) {
+		long observed = context.getBean(MeterRegistry.class)
+			.find("lettuce")
+			.timers()
+			.stream()
+			.mapToLong(Timer::count)
+			.sum();
+		boolean expected = !clientSetup(this.setup).endsWith("-unobserved");
+		if ((observed > 0) != expected) {
+			throw new IllegalStateException(
+					"Setup " + this.setup + ": Spring Boot's 'lettuce' observation timed " + observed + " commands");
+		}
+		System.err.printf("[matrix] setup %s: Spring Boot's 'lettuce' observation timed %d commands%n", this.setup,
+				observed);
 	}
 
 	// A benchmark of the wrong setup is worse than none: both sides run with a meter
