@@ -37,6 +37,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * and the default mode with Spring Boot's {@code lettuce} observation switched off
  * ({@code management.observations.enable.lettuce=false}), the references that show what
  * timing every command through Micrometer's {@code Observation} costs each side.</li>
+ * <li>{@code tuning-shared-no-long-task-timers}: the default mode with the observation on
+ * but without its long-task timers
+ * ({@code management.metrics.observations.ignored-meters}), the reference for Boot's
+ * narrower switch.</li>
  * <li>{@code tuning-shared-unguarded}: the default mode without the outage guard and with
  * Lettuce's unbounded request queue, the reference that shows what the guard costs.</li>
  * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
@@ -87,6 +91,9 @@ final class ClientSetups {
 				return spring(SpringSetup.of(), host, port);
 			case "tuning-shared-unobserved":
 				return spring(SpringSetup.of(UNOBSERVED), host, port);
+			case "tuning-shared-no-long-task-timers":
+				return spring(SpringSetup.of("management.metrics.observations.ignored-meters=long-task-timer"), host,
+						port);
 			case "tuning-shared-nio":
 				return spring(SpringSetup.of("lettuce.tuning.socket.transport=nio"), host, port);
 			case "tuning-shared-unmerged":
