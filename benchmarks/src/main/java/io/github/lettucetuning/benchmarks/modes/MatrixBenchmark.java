@@ -134,26 +134,8 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		checkObservation(context);
 	}
 
-	// The unobserved setups exist to show what Boot's observation costs, the one without
-	// long-task timers what those cost: a setup that still ran them would show nothing.
-	private void checkObservation(ConfigurableApplicationContext context) {
-		MeterRegistry registry = context.getBean(MeterRegistry.class);
-		long observed = registry.find("lettuce").timers().stream().mapToLong(Timer::count).sum();
-		int longTaskTimers = registry.find("lettuce.active").longTaskTimers().size();
-		String name = clientSetup(this.setup);
-		boolean expectObserved = !name.endsWith("-unobserved");
-		boolean expectLongTaskTimers = expectObserved && !name.endsWith("-no-long-task-timers");
-		String found = String.format("Spring Boot's 'lettuce' observation timed %d commands, with %d long-task timers",
-				observed, longTaskTimers);
-		if ((observed > 0) != expectObserved || (longTaskTimers > 0) != expectLongTaskTimers) {
-			throw new IllegalStateException("Setup " + this.setup + ": " + found);
-		}
-		System.err.printf("[matrix] setup %s: %s%n", this.setup, found);
-	}
-
 	// A benchmark of the wrong setup is worse than none: both sides run with a meter
-	// registry, the starter with its own meters on. What the application observes per
-	// command goes to the log, to read next to the results.
+	// registry, the starter with its own meters on.
 	private void check(ConfigurableApplicationContext context) {
 		boolean tuning = clientSetup(this.setup).startsWith("tuning-");
 		boolean registry = context.getBeanNamesForType(MeterRegistry.class).length > 0;
@@ -162,11 +144,29 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 			throw new IllegalStateException("Setup " + this.setup + " has a MeterRegistry: " + registry
 					+ ", lettuce-tuning's meters: " + tuningMeters);
 		}
-		ClientResources resources = context.getBean(ClientResources.class);
-		CommandLatencyRecorder recorder = resources.commandLatencyRecorder();
-		System.err.printf("[matrix] setup %s: command tracing (observations) %s, command latency recorder %s (%s)%n",
-				this.setup, onOff(resources.tracing().isEnabled()), onOff(recorder.isEnabled()),
-				recorder.getClass().getName());
+	}
+
+	// What the application measures per command goes to the log, to read next to the
+	// results. It is read once commands have run: Lettuce's tracing is on in the
+	// unobserved setups too, and only Boot's timer shows that their observation is off.
+	// Those setups, and the one without long-task timers, exist to show what that costs:
+	// one that still ran them would show nothing.
+	private void checkObservation(ConfigurableApplicationContext context) {
+		MeterRegistry registry = context.getBean(MeterRegistry.class);
+		long observed = registry.find("lettuce").timers().stream().mapToLong(Timer::count).sum();
+		int longTaskTimers = registry.find("lettuce.active").longTaskTimers().size();
+		String name = clientSetup(this.setup);
+		boolean expectObserved = !name.endsWith("-unobserved");
+		boolean expectLongTaskTimers = expectObserved && !name.endsWith("-no-long-task-timers");
+		CommandLatencyRecorder recorder = context.getBean(ClientResources.class).commandLatencyRecorder();
+		String found = String.format(
+				"Spring Boot's 'lettuce' observation timed %d commands, with %d long-task timers; command latency "
+						+ "recorder %s (%s)",
+				observed, longTaskTimers, onOff(recorder.isEnabled()), recorder.getClass().getName());
+		if ((observed > 0) != expectObserved || (longTaskTimers > 0) != expectLongTaskTimers) {
+			throw new IllegalStateException("Setup " + this.setup + ": " + found);
+		}
+		System.err.printf("[matrix] setup %s: %s%n", this.setup, found);
 	}
 
 	private static String onOff(boolean on) {
