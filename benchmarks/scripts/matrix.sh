@@ -20,7 +20,9 @@
 # QUIET_MAX_WAIT how many seconds a measurement iteration may wait for other processes to go quiet (default 10,
 # 0: never); SETUPS replaces stock,default,multi, adding any setup of ClientSetups to split a difference (e.g.
 # SETUPS=stock,default,tuning-shared-unmerged; the ratios need stock among them); RESULTS the results directory
-# (default benchmarks/results/matrix); JAVA picks the JVM.
+# (default benchmarks/results/matrix); JAVA picks the JVM. The virtual workload (200 virtual threads calling, at -t 1)
+# needs JDK 21 or later and is in no default cell: JAVA=<JDK 21+ java> CELLS='1:virtual 200:set' compares it with
+# 200 platform threads.
 #
 # Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
 # application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting):

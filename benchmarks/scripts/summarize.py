@@ -98,7 +98,16 @@ def sign_test(wins, rounds):
 
 
 MATRIX_SETUPS = ("stock", "default", "multi")
-MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop")
+MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop", "virtual")
+# MatrixBenchmark.VIRTUAL_CALLERS: the virtual cell runs at 1 JMH thread, which starts that many callers.
+VIRTUAL_CALLERS = 200
+
+
+def cell_label(benchmark, threads):
+    workload = benchmark.split(".")[1]
+    if workload == "virtual":
+        return f"{workload}, {VIRTUAL_CALLERS} virtual threads"
+    return f"{workload}, {threads} threads"
 
 
 def per_round(row, field):
@@ -161,7 +170,7 @@ def matrix(rows):
                     p99_ratio = (f"{statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}], "
                                  f"lower in {lower} of {len(ratios)}")
             p50, p99, p999, client, server = (figure(row, field) for field in FIELDS)
-            print(f"| {benchmark.split('.')[1]}, {threads} threads | `{setup}` | {len(row['forks'])} | "
+            print(f"| {cell_label(benchmark, threads)} | `{setup}` | {len(row['forks'])} | "
                   f"{rate[0] / 1000:.1f}k [{rate[1] / 1000:.1f}-{rate[2] / 1000:.1f}] | {ratio} | {won} | "
                   f"{fmt(p50, 0)} | {fmt(p99, 0)} | {fmt(p999, 0)} | {p99_ratio} | {fmt(client, 1)} | "
                   f"{fmt(server, 2)} | {row['dropped']} |")
@@ -187,7 +196,7 @@ def open_loop(rows, cells):
         late = level([[r["lateCount"] / r["latencyCount"] for r in fork] for fork in forks])[0]
         lag = max(r["maxLagUs"] for fork in forks for r in fork)
         rate = level(forks, "serverOpsPerSec")[0]
-        print(f"| {benchmark.split('.')[1]}, {threads} threads | `{setup}` | {target:.1f}k | {rate / 1000:.1f}k | "
+        print(f"| {cell_label(benchmark, threads)} | `{setup}` | {target:.1f}k | {rate / 1000:.1f}k | "
               f"{late:.2%} | {lag:,.0f} |")
 
 

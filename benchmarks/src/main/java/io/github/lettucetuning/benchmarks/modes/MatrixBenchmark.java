@@ -4,6 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -26,6 +29,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.ThreadParams;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -79,6 +83,19 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	public static final int CONCURRENT = 1000;
 
 	/**
+	 * Virtual threads calling at once in the {@code virtual} cell, as many as Tomcat's
+	 * default platform threads.
+	 */
+	public static final int VIRTUAL_CALLERS = 200;
+
+	/**
+	 * SETs each virtual caller issues, one after another, per invocation of the
+	 * {@code virtual} cell: enough that the invocation's last replies, when fewer callers
+	 * are left, are a small share of it.
+	 */
+	public static final int SETS_PER_VIRTUAL_CALLER = 100;
+
+	/**
 	 * Keys holding a large value, apart from the small ones; 16 MB in all.
 	 */
 	public static final int LARGE_KEYS = 1000;
@@ -104,6 +121,8 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 
 	private @Nullable ReactiveValueOperations<String, String> reactive;
 
+	private @Nullable ExecutorService virtualThreads;
+
 	static String clientSetup(String setup) {
 		return switch (setup) {
 			case "stock" -> "boot-lettuce-pool2";
@@ -115,7 +134,7 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	}
 
 	@Override
-	protected void openClient(String host, int port) {
+	protected void openClient(String host, int port) throws ReflectiveOperationException {
 		String name = clientSetup(this.setup);
 		// Each fork is a JVM of its own: the property reaches only this setup's
 		// application.
@@ -132,6 +151,7 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 			values.set(key, LARGE_VALUE);
 		}
 		checkObservation(context);
+		this.virtualThreads = openVirtualThreads();
 	}
 
 	// A benchmark of the wrong setup is worse than none: both sides run with a meter
@@ -179,6 +199,11 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		this.ops = null;
 		this.template = null;
 		this.reactive = null;
+		ExecutorService callers = this.virtualThreads;
+		this.virtualThreads = null;
+		if (callers != null) {
+			callers.shutdownNow();
+		}
 		if (open != null) {
 			open.close();
 		}
@@ -298,6 +323,65 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		long start = System.nanoTime();
 		Mono<?> operation = KeySpace.nextIsSet() ? values.set(key, KeySpace.VALUE) : values.get(key);
 		return operation.doOnTerminate(() -> latencies.record(start));
+	}
+
+	/**
+	 * SETs as {@link #set()} issues them, from {@value #VIRTUAL_CALLERS} virtual threads
+	 * at once instead of platform threads, as an application with
+	 * {@code spring.threads.virtual.enabled} serves requests on JDK 21 or later: each
+	 * invocation starts the callers, each issues {@value #SETS_PER_VIRTUAL_CALLER} SETs
+	 * one after another, and waits for all of them. Run it with {@code -t 1}: the JMH
+	 * thread only starts and joins the callers. (JMH's own virtual-thread executor cannot
+	 * run these benchmarks: its threads spin, without yielding, while one of them runs
+	 * the iteration's set-up, which waits on Redis, so that one never gets a carrier
+	 * back.)
+	 * @param thread the JMH parameters of this thread
+	 * @return the number of SETs
+	 * @throws Exception if a SET failed
+	 */
+	@Benchmark
+	@OperationsPerInvocation(VIRTUAL_CALLERS * SETS_PER_VIRTUAL_CALLER)
+	public int virtual(ThreadParams thread) throws Exception {
+		if (thread.getThreadCount() != 1) {
+			throw new IllegalStateException("Run the virtual cell with -t 1, not -t " + thread.getThreadCount()
+					+ ": each JMH thread starts " + VIRTUAL_CALLERS + " virtual callers");
+		}
+		ExecutorService callers = virtualThreads();
+		OperationLatencies latencies = latencies();
+		List<Future<?>> running = new ArrayList<>(VIRTUAL_CALLERS);
+		for (int i = 0; i < VIRTUAL_CALLERS; i++) {
+			running.add(callers.submit(() -> virtualCaller(latencies)));
+		}
+		for (Future<?> caller : running) {
+			caller.get();
+		}
+		return VIRTUAL_CALLERS * SETS_PER_VIRTUAL_CALLER;
+	}
+
+	private void virtualCaller(OperationLatencies latencies) {
+		TemplateOps open = ops();
+		for (int i = 0; i < SETS_PER_VIRTUAL_CALLER; i++) {
+			long start = System.nanoTime();
+			open.set(KeySpace.randomKey(), KeySpace.VALUE);
+			latencies.record(start);
+		}
+	}
+
+	private ExecutorService virtualThreads() {
+		ExecutorService callers = this.virtualThreads;
+		if (callers == null) {
+			throw new IllegalStateException("The virtual cell needs JDK 21 or later, not " + Runtime.version()
+					+ "; run it with JAVA=<a JDK 21+ java>");
+		}
+		return callers;
+	}
+
+	// The benchmarks compile for Java 17, which has no virtual threads.
+	private static @Nullable ExecutorService openVirtualThreads() throws ReflectiveOperationException {
+		if (Runtime.version().feature() < 21) {
+			return null;
+		}
+		return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
 	}
 
 	private TemplateOps ops() {
