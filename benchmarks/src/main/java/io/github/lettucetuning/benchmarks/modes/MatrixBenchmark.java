@@ -347,10 +347,9 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 					+ ": each JMH thread starts " + VIRTUAL_CALLERS + " virtual callers");
 		}
 		ExecutorService callers = virtualThreads();
-		OperationLatencies latencies = latencies();
 		List<Future<?>> running = new ArrayList<>(VIRTUAL_CALLERS);
 		for (int i = 0; i < VIRTUAL_CALLERS; i++) {
-			running.add(callers.submit(() -> virtualCaller(latencies)));
+			running.add(callers.submit(this::virtualCaller));
 		}
 		for (Future<?> caller : running) {
 			caller.get();
@@ -358,12 +357,9 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		return VIRTUAL_CALLERS * SETS_PER_VIRTUAL_CALLER;
 	}
 
-	private void virtualCaller(OperationLatencies latencies) {
-		TemplateOps open = ops();
+	private void virtualCaller() {
 		for (int i = 0; i < SETS_PER_VIRTUAL_CALLER; i++) {
-			long start = System.nanoTime();
-			open.set(KeySpace.randomKey(), KeySpace.VALUE);
-			latencies.record(start);
+			set();
 		}
 	}
 
