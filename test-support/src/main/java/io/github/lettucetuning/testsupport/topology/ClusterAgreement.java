@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One check of whether a cluster has settled: every reachable node reports
- * {@code cluster_state:ok}, knows every other reachable node, agrees with the others on
- * roles and slot ownership, and every replica of a reachable master has its link up.
+ * {@code cluster_state:ok}, knows every other reachable node and flags none of them as
+ * failing, agrees with the others on roles and slot ownership, and every replica of a
+ * reachable master has its link up.
  */
 final class ClusterAgreement {
 
@@ -69,6 +70,15 @@ final class ClusterAgreement {
 			.collect(Collectors.toSet());
 		if (!known.containsAll(reachableIds) || view.stream().anyMatch(ClusterNodeInfo::isInHandshake)) {
 			return node + " does not know every node yet";
+		}
+		// A node that came back is flagged fail until its peers hear from it again, and
+		// every topology query skips failing nodes
+		List<String> failing = view.stream()
+			.filter((entry) -> entry.isFailing() && reachableIds.contains(entry.id()))
+			.map(ClusterNodeInfo::id)
+			.toList();
+		if (!failing.isEmpty()) {
+			return node + " still flags reachable nodes " + failing + " as failing";
 		}
 		return unmetReplicationLink(node);
 	}

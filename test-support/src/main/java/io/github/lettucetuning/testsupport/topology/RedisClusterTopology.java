@@ -269,8 +269,9 @@ public final class RedisClusterTopology implements RedisTopology {
 
 	/**
 	 * Wait until every reachable node reports {@code cluster_state:ok}, knows every other
-	 * reachable node, agrees with the others on roles and slot ownership, and every
-	 * replica of a reachable master has its replication link up.
+	 * reachable node and flags none of them as failing, agrees with the others on roles
+	 * and slot ownership, and every replica of a reachable master has its replication
+	 * link up.
 	 * @param timeout the maximum time to wait
 	 */
 	public void awaitClusterOk(Duration timeout) {
