@@ -599,6 +599,10 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		private final StallDetection stallDetection = new StallDetection();
 
+		private final BlockingCallGuard blockingCallGuard = new BlockingCallGuard();
+
+		private final BlockedLoopDetection blockedLoopDetection = new BlockedLoopDetection();
+
 		/**
 		 * Most commands one connection holds while they wait to be sent or answered; past
 		 * it, new commands fail at once. Lettuce's default has no bound.
@@ -613,6 +617,14 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public StallDetection getStallDetection() {
 			return this.stallDetection;
+		}
+
+		public BlockingCallGuard getBlockingCallGuard() {
+			return this.blockingCallGuard;
+		}
+
+		public BlockedLoopDetection getBlockedLoopDetection() {
+			return this.blockedLoopDetection;
 		}
 
 		public int getRequestQueueSize() {
@@ -699,6 +711,67 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+		}
+
+	}
+
+	/**
+	 * Refusing synchronous Redis calls made on the client's event-loop threads, which
+	 * read every reply and would wait for their own.
+	 */
+	public static class BlockingCallGuard {
+
+		/**
+		 * Whether the client's I/O threads are marked as non-blocking, so that a
+		 * synchronous Spring Data Redis call or Reactor's block() made on one fails at
+		 * once instead of hanging every command on its connections until the command
+		 * timeout.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Detecting an event loop that the application blocks while commands wait on its
+	 * connections.
+	 */
+	public static class BlockedLoopDetection {
+
+		/**
+		 * Whether an event loop that does not run for the threshold while commands wait
+		 * is logged with its stack trace, counted and shown in the lettuce endpoint, and
+		 * kept from counting as a Redis stall.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long an event loop may not run while commands wait before it counts as
+		 * blocked.
+		 */
+		private Duration threshold = Duration.ofMillis(500);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getThreshold() {
+			return this.threshold;
+		}
+
+		public void setThreshold(Duration threshold) {
+			this.threshold = threshold;
 		}
 
 	}

@@ -72,6 +72,10 @@ final class LettuceTuningPropertiesValidator {
 		requirePositive("resilience.stall-detection.timeout", resilience.getStallDetection().getTimeout(),
 				"2s is the default, or switch stall detection off with "
 						+ "lettuce.tuning.resilience.stall-detection.enabled=false");
+		requirePositive("resilience.blocked-loop-detection.threshold",
+				resilience.getBlockedLoopDetection().getThreshold(),
+				"500ms is the default, or switch the detection off "
+						+ "with lettuce.tuning.resilience.blocked-loop-detection.enabled=false");
 		if (resilience.getRequestQueueSize() < 1) {
 			throw invalid("resilience.request-queue-size", resilience.getRequestQueueSize(),
 					"it must be at least 1; set it to the most commands one connection may hold, 100000 is the default");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import io.github.lettucetuning.eventloop.BlockingCallGuard;
 import io.github.lettucetuning.resilience.OutageExceptions;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
@@ -16,10 +17,13 @@ import io.lettuce.core.codec.RedisCodec;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
@@ -268,6 +272,31 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	public @Nullable LettuceConnectionProvider getDedicatedConnectionProvider() {
 		return this.imperativeDedicated;
+	}
+
+	/**
+	 * Return a connection for synchronous commands, unless the caller runs on one of the
+	 * client's event loops, where any synchronous command would wait for a reply that
+	 * only that thread can read.
+	 * @return the connection
+	 * @throws InvalidDataAccessApiUsageException if called on an event loop of the client
+	 */
+	@Override
+	public RedisConnection getConnection() {
+		BlockingCallGuard.rejectOnEventLoop();
+		return super.getConnection();
+	}
+
+	/**
+	 * Return a cluster connection for synchronous commands, unless the caller runs on one
+	 * of the client's event loops (see {@link #getConnection()}).
+	 * @return the connection
+	 * @throws InvalidDataAccessApiUsageException if called on an event loop of the client
+	 */
+	@Override
+	public RedisClusterConnection getClusterConnection() {
+		BlockingCallGuard.rejectOnEventLoop();
+		return super.getClusterConnection();
 	}
 
 	@Override

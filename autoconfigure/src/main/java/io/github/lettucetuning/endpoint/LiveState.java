@@ -1,11 +1,14 @@
 package io.github.lettucetuning.endpoint;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.eventloop.BlockedEventLoop;
+import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.github.lettucetuning.state.ConnectionSnapshot;
@@ -31,10 +34,12 @@ import org.jspecify.annotations.Nullable;
  * cluster
  * @param outages the commands waiting and the unreachable servers, or {@code null} when
  * lettuce-tuning's outage guard is not on the connections
+ * @param eventLoops the event loops found blocked, or {@code null} when blocked loops are
+ * not detected
  * @since 0.1.0
  */
 public record LiveState(Connections connections, @Nullable PoolSnapshot pool, TimerState timer, @Nullable Events events,
-		@Nullable Topology topology, @Nullable Outages outages) {
+		@Nullable Topology topology, @Nullable Outages outages, @Nullable EventLoops eventLoops) {
 
 	/**
 	 * Read the live state.
@@ -55,7 +60,32 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 						connections.unopened(), inFlight(factory, factory.getSharedInFlight()),
 						inFlight(factory, factory.getReactiveInFlight())),
 				PoolSnapshot.of(factory), TimerState.of(timer), events, topology,
-				(guard != null) ? new Outages(guard.waitingCommands(), guard.outages()) : null);
+				(guard != null) ? new Outages(guard.waitingCommands(), guard.outages()) : null,
+				EventLoops.of((guard != null) ? guard.watchdog() : null));
+	}
+
+	/**
+	 * What the watchdog over the event loops has seen.
+	 *
+	 * @param threshold how long a loop may not run while commands wait before it counts
+	 * as blocked
+	 * @param blockedSpells how many times a loop was found blocked since startup
+	 * @param blocked the loops blocked now, longest first
+	 * @param lastBlocked the last spell that ended, or {@code null}
+	 * @param processPauses how many times the whole process was found paused while
+	 * commands waited (a long GC pause, CPU throttling), which is blamed on no loop
+	 */
+	public record EventLoops(Duration threshold, long blockedSpells, List<BlockedEventLoop> blocked,
+			@Nullable BlockedEventLoop lastBlocked, long processPauses) {
+
+		static @Nullable EventLoops of(@Nullable EventLoopWatchdog watchdog) {
+			if (watchdog == null) {
+				return null;
+			}
+			return new EventLoops(watchdog.threshold(), watchdog.blockedSpells(), watchdog.blockedNow(),
+					watchdog.lastBlocked(), watchdog.pauses());
+		}
+
 	}
 
 	/**

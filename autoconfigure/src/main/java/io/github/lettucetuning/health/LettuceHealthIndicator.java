@@ -15,7 +15,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.eventloop.BlockedEventLoop;
+import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -39,6 +43,15 @@ import org.springframework.util.Assert;
  * connections by state, the dedicated pool (active, idle, waiting, max), the cluster
  * state and known nodes, and the servers that are unreachable. Never credentials or
  * addresses with credentials.
+ * <p>
+ * An event loop that the application blocks cannot read the check's reply either. A check
+ * that times out while the {@link EventLoopWatchdog} reports a blocked loop stays
+ * {@code UP}, with the blocked loops in its details: the client, not Redis, is at fault,
+ * and a readiness probe must not take the application out of service for it.
+ * <p>
+ * Spring Boot logs a WARN with a stack trace for every failed check; this indicator logs
+ * a change of state instead: one WARN with its cause in one line when Redis goes
+ * {@code DOWN} (the stack trace at DEBUG), one INFO line when it is {@code UP} again.
  *
  * @since 0.1.0
  */
@@ -48,6 +61,8 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	 * The default time to wait for Redis to answer.
 	 */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Log logger = LogFactory.getLog(LettuceHealthIndicator.class);
 
 	private final LettuceTuningConnectionFactory connectionFactory;
 
@@ -60,6 +75,8 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	private final @Nullable OutageGuard outageGuard;
 
 	private final AtomicReference<@Nullable CompletableFuture<RedisCheck.Result>> running = new AtomicReference<>();
+
+	private final HealthTransitions transitions = new HealthTransitions(logger);
 
 	/**
 	 * Create an indicator that waits {@link #DEFAULT_TIMEOUT} for Redis.
@@ -119,20 +136,71 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	protected void doHealthCheck(Health.Builder builder) {
 		LettuceHealthDetails.describe(this.connectionFactory, builder);
 		describeOutages(builder);
+		List<BlockedEventLoop> blocked = describeBlockedLoops(builder);
 		CompletableFuture<RedisCheck.Result> result = startOrJoin();
 		try {
 			result.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS).applyTo(builder);
+			this.transitions.up();
 		}
 		catch (TimeoutException ex) {
-			builder.down().withDetail("error", "Redis did not answer within " + this.timeout.toMillis() + "ms");
+			timedOut(builder, blocked.isEmpty() ? blockedLoops() : blocked);
 		}
 		catch (ExecutionException ex) {
-			builder.down((ex.getCause() != null) ? ex.getCause() : ex);
+			down(builder, (ex.getCause() != null) ? ex.getCause() : ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			builder.down(ex);
+			down(builder, ex);
 		}
+	}
+
+	private void timedOut(Health.Builder builder, List<BlockedEventLoop> blocked) {
+		if (!blocked.isEmpty()) {
+			builder.up()
+				.withDetail("check", "no answer within " + this.timeout.toMillis() + "ms while event loop "
+						+ blocked.get(0).thread() + " was blocked by the application; Redis is not at fault");
+			describe(builder, blocked);
+			this.transitions.up();
+			return;
+		}
+		String error = "Redis did not answer within " + this.timeout.toMillis() + "ms";
+		builder.down().withDetail("error", error);
+		this.transitions.down(error, null);
+	}
+
+	// Boot's down(Throwable) has its indicator log a WARN with the stack trace on every
+	// check: the same detail, logged once per change of state instead.
+	private void down(Health.Builder builder, Throwable failure) {
+		String error = failure.getClass().getName() + ": " + failure.getMessage();
+		builder.down().withDetail("error", error);
+		this.transitions.down(error, failure);
+	}
+
+	private List<BlockedEventLoop> describeBlockedLoops(Health.Builder builder) {
+		List<BlockedEventLoop> blocked = blockedLoops();
+		describe(builder, blocked);
+		return blocked;
+	}
+
+	private List<BlockedEventLoop> blockedLoops() {
+		EventLoopWatchdog watchdog = (this.outageGuard != null) ? this.outageGuard.watchdog() : null;
+		return (watchdog != null) ? watchdog.blockedNow() : List.of();
+	}
+
+	private static void describe(Health.Builder builder, List<BlockedEventLoop> blocked) {
+		if (blocked.isEmpty()) {
+			return;
+		}
+		List<Map<String, Object>> loops = new ArrayList<>();
+		for (BlockedEventLoop loop : blocked) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("thread", loop.thread());
+			details.put("since", loop.since().toString());
+			details.put("for", loop.duration().toMillis() + "ms");
+			details.put("at", loop.blockedAt());
+			loops.add(details);
+		}
+		builder.withDetail("blockedEventLoops", loops);
 	}
 
 	private void describeOutages(Health.Builder builder) {

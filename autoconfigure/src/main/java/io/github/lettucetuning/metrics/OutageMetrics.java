@@ -1,6 +1,8 @@
 package io.github.lettucetuning.metrics;
 
+import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -10,7 +12,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * the commands sent on open connections that await a reply (the request queue, which is
  * bounded per connection), and {@code lettuce.tuning.connections.unreachable}, the
  * connections whose commands fail fast because their server has been unreachable for
- * longer than the grace or stopped answering.
+ * longer than the grace or stopped answering. With a watchdog over the event loops, also
+ * {@code lettuce.tuning.event.loop.blocked}, how many times an event loop was found
+ * blocked by the application, {@code lettuce.tuning.event.loops.blocked}, the loops
+ * blocked now, and {@code lettuce.tuning.process.pauses}, how many times the whole
+ * process was found paused while commands waited.
  *
  * @since 0.1.0
  */
@@ -35,6 +41,22 @@ public final class OutageMetrics implements MeterBinder {
 		Gauge.builder("lettuce.tuning.connections.unreachable", this.guard, (guard) -> guard.outages().size())
 			.description("Connections whose commands fail fast because their server is unreachable")
 			.baseUnit("connections")
+			.register(registry);
+		EventLoopWatchdog watchdog = this.guard.watchdog();
+		if (watchdog != null) {
+			bindTo(registry, watchdog);
+		}
+	}
+
+	private static void bindTo(MeterRegistry registry, EventLoopWatchdog watchdog) {
+		FunctionCounter.builder("lettuce.tuning.event.loop.blocked", watchdog, EventLoopWatchdog::blockedSpells)
+			.description("Times an event loop of the client was found blocked while commands waited")
+			.register(registry);
+		Gauge.builder("lettuce.tuning.event.loops.blocked", watchdog, (dog) -> dog.blockedNow().size())
+			.description("Event loops of the client blocked now while commands wait")
+			.register(registry);
+		FunctionCounter.builder("lettuce.tuning.process.pauses", watchdog, EventLoopWatchdog::pauses)
+			.description("Times the whole process was found paused while commands waited")
 			.register(registry);
 	}
 

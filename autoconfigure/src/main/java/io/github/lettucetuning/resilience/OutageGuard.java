@@ -9,11 +9,15 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.lettucetuning.eventloop.EventLoopWatchdog;
+import io.github.lettucetuning.eventloop.LoopWatch;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.EventExecutor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds what a Redis outage costs callers, on every connection of the client resources
@@ -35,6 +39,11 @@ import io.netty.util.AttributeKey;
  * {@link RedisStalledException}, the connection is closed, and it counts as unreachable
  * at once; Lettuce reconnects as usual and traffic resumes when the server answers again.
  * <p>
+ * <b>Blocked event loops.</b> A loop that the application blocks reads nothing either;
+ * with an {@link EventLoopWatchdog} the guard tells it of every command written, so that
+ * the watchdog notices and names such a loop, and stall detection looks a second time
+ * before it blames the server (see {@link OutageHandler}).
+ * <p>
  * Register it with {@code ClientResources.Builder#nettyCustomizer}: Lettuce calls it for
  * every connection and every channel a reconnect opens.
  *
@@ -51,6 +60,8 @@ public final class OutageGuard implements NettyCustomizer {
 
 	private final OutageOptions options;
 
+	private final @Nullable EventLoopWatchdog watchdog;
+
 	private final Set<ConnectionLink> unreachable = ConcurrentHashMap.newKeySet();
 
 	private final Set<OutageHandler> open = ConcurrentHashMap.newKeySet();
@@ -60,7 +71,25 @@ public final class OutageGuard implements NettyCustomizer {
 	 * @param options what it does
 	 */
 	public OutageGuard(OutageOptions options) {
+		this(options, null);
+	}
+
+	/**
+	 * Create a guard that also keeps a watchdog informed of the commands written.
+	 * @param options what it does
+	 * @param watchdog the watchdog over the event loops, if any
+	 */
+	public OutageGuard(OutageOptions options, @Nullable EventLoopWatchdog watchdog) {
 		this.options = options;
+		this.watchdog = watchdog;
+	}
+
+	/**
+	 * Return the watchdog over the event loops.
+	 * @return the watchdog, or {@code null} if blocked loops are not detected
+	 */
+	public @Nullable EventLoopWatchdog watchdog() {
+		return this.watchdog;
 	}
 
 	/**
@@ -114,6 +143,10 @@ public final class OutageGuard implements NettyCustomizer {
 			waiting += handler.waitingCommands();
 		}
 		return waiting;
+	}
+
+	@Nullable LoopWatch watch(EventExecutor loop) {
+		return (this.watchdog != null) ? this.watchdog.watch(loop) : null;
 	}
 
 	void opened(OutageHandler handler) {

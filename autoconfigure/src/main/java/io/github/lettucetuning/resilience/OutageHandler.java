@@ -4,6 +4,7 @@ import java.net.SocketAddress;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 
+import io.github.lettucetuning.eventloop.LoopWatch;
 import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.channel.ChannelDuplexHandler;
@@ -24,8 +25,23 @@ import org.jspecify.annotations.Nullable;
  * per timeout. A check that finds commands waiting, nothing read for the timeout, and the
  * oldest command not one that may block on purpose, fails the waiting commands and closes
  * the channel; Lettuce then reconnects as after any disconnect.
+ * <p>
+ * The silence must be the server's, not the loop's: a loop that the application blocked,
+ * or a process that did not run (a long GC pause), read nothing either, while the replies
+ * sat in the socket. So a check that finds the timeout passed does not decide: it looks
+ * again once the loop has had one more turn at reading. A task scheduled from a task runs
+ * no earlier than the loop's next round of tasks, which follows a round of I/O; if that
+ * round read nothing, nothing was waiting in the socket, and the server was silent the
+ * whole time.
+ * <p>
+ * It also tells the loop's {@link LoopWatch}, if any, of every command written.
  */
-final class OutageHandler extends ChannelDuplexHandler {
+final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Connection {
+
+	// Long enough that the second look cannot run in the same round of tasks as the
+	// first,
+	// short next to any stall timeout.
+	private static final long SECOND_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	private final ConnectionLink link;
 
@@ -34,6 +50,10 @@ final class OutageHandler extends ChannelDuplexHandler {
 	private @Nullable Queue<RedisCommand<?, ?, ?>> waiting;
 
 	private @Nullable ScheduledFuture<?> check;
+
+	private boolean secondLook;
+
+	private @Nullable LoopWatch loopWatch;
 
 	private long lastReadNanos;
 
@@ -64,12 +84,19 @@ final class OutageHandler extends ChannelDuplexHandler {
 	public void channelActive(ChannelHandlerContext ctx) throws Exception {
 		this.link.connected(ctx.channel());
 		this.link.guard().opened(this);
+		this.loopWatch = this.link.guard().watch(ctx.channel().eventLoop());
+		if (this.loopWatch != null) {
+			this.loopWatch.add(this);
+		}
 		super.channelActive(ctx);
 	}
 
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
 		stopChecking();
+		if (this.loopWatch != null) {
+			this.loopWatch.remove(this);
+		}
 		this.link.guard().closed(this);
 		this.link.disconnected(ctx.channel());
 		super.channelInactive(ctx);
@@ -81,6 +108,9 @@ final class OutageHandler extends ChannelDuplexHandler {
 			startChecking(ctx);
 		}
 		super.write(ctx, msg, promise);
+		if (this.loopWatch != null) {
+			this.loopWatch.commandWritten();
+		}
 	}
 
 	@Override
@@ -89,7 +119,8 @@ final class OutageHandler extends ChannelDuplexHandler {
 		super.channelReadComplete(ctx);
 	}
 
-	int waitingCommands() {
+	@Override
+	public int waitingCommands() {
 		Queue<RedisCommand<?, ?, ?>> waiting = this.waiting;
 		// Read off the event loop for a gauge: a moment's inexactness is fine, a negative
 		// is not.
@@ -111,6 +142,7 @@ final class OutageHandler extends ChannelDuplexHandler {
 			check.cancel(false);
 			this.check = null;
 		}
+		this.secondLook = false;
 	}
 
 	private void check(ChannelHandlerContext ctx) {
@@ -118,6 +150,7 @@ final class OutageHandler extends ChannelDuplexHandler {
 		Queue<RedisCommand<?, ?, ?>> waiting = this.waiting;
 		RedisCommand<?, ?, ?> oldest = (waiting != null) ? waiting.peek() : null;
 		if (oldest == null || !ctx.channel().isActive()) {
+			this.secondLook = false;
 			return;
 		}
 		long now = System.nanoTime();
@@ -129,11 +162,17 @@ final class OutageHandler extends ChannelDuplexHandler {
 		}
 		long timeout = this.options.stallTimeout().toNanos();
 		long silence = now - this.lastProgressNanos;
-		if (silence >= timeout) {
-			stall(ctx, waiting);
-			return;
+		if (silence < timeout) {
+			this.secondLook = false;
+			scheduleCheck(ctx, timeout - silence);
 		}
-		scheduleCheck(ctx, timeout - silence);
+		else if (this.secondLook) {
+			stall(ctx, waiting);
+		}
+		else {
+			this.secondLook = true;
+			scheduleCheck(ctx, SECOND_LOOK_NANOS);
+		}
 	}
 
 	private void stall(ChannelHandlerContext ctx, Queue<RedisCommand<?, ?, ?>> waiting) {

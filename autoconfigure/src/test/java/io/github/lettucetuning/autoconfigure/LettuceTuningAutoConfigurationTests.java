@@ -1,16 +1,23 @@
 package io.github.lettucetuning.autoconfigure;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.DedicatedConnectionPool;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.connection.SelectionPolicy;
+import io.github.lettucetuning.eventloop.EventLoopThread;
+import io.github.lettucetuning.eventloop.EventLoopWatchdog;
+import io.github.lettucetuning.resilience.OutageGuard;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.EventLoopGroupProvider;
+import io.lettuce.core.resource.Transports;
+import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -55,6 +62,39 @@ class LettuceTuningAutoConfigurationTests {
 				.contains(context.getBean(ClientResources.class));
 			assertThat(context).hasSingleBean(StringRedisTemplate.class);
 		});
+	}
+
+	@Test
+	void eventLoopThreadsAreMarkedNonBlockingAndWatchedByDefault() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(EventLoopWatchdog.class);
+			assertThat(context.getBean(OutageGuard.class).watchdog())
+				.isSameAs(context.getBean(EventLoopWatchdog.class));
+			assertThat(ioThread(context.getBean(ClientResources.class))).isInstanceOf(EventLoopThread.class);
+		});
+	}
+
+	@Test
+	void theBlockingCallGuardAndTheWatchdogCanBeSwitchedOff() {
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.resilience.blocking-call-guard.enabled=false",
+					"lettuce.tuning.resilience.blocked-loop-detection.enabled=false")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(EventLoopWatchdog.class);
+				assertThat(context.getBean(OutageGuard.class).watchdog()).isNull();
+				assertThat(ioThread(context.getBean(ClientResources.class))).isNotInstanceOf(EventLoopThread.class);
+			});
+	}
+
+	private static Thread ioThread(ClientResources resources) throws Exception {
+		EventLoopGroupProvider provider = resources.eventLoopGroupProvider();
+		EventLoopGroup group = provider.allocate(Transports.eventLoopGroupClass());
+		try {
+			return group.submit(Thread::currentThread).get(5, TimeUnit.SECONDS);
+		}
+		finally {
+			provider.release(group, 0, 1, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
+		}
 	}
 
 	@Test

@@ -33,6 +33,7 @@ class LettuceTuningPropertiesValidationTests {
 			socket.tcp-user-timeout.duration=0s        | 0ms     | remove it to use the keep-alive's idle
 			resilience.fail-fast.grace=-1s             | -1000ms | 1s is the default
 			resilience.stall-detection.timeout=0s      | 0ms     | stall-detection.enabled=false
+			resilience.blocked-loop-detection.threshold=-1s | -1000ms | blocked-loop-detection.enabled=false
 			resilience.request-queue-size=0            | 0       | 100000 is the default
 			resilience.reconnect.max-delay=0s          | 0ms     | 1s is the default
 			health.timeout=0s                          | 0ms     | 2s is the default

@@ -11,12 +11,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -94,6 +97,27 @@ class LettuceHealthIndicatorIntegrationTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(900));
 			this.redis.node().restart();
 			awaitStatus(indicator, Status.UP);
+		});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void aChangeOfStateIsLoggedOnceInOneLineNotEveryFailedCheckWithAStackTrace(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			LettuceHealthIndicator indicator = context.getBean(LettuceHealthIndicator.class);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			this.redis.node().kill();
+			awaitStatus(indicator, Status.DOWN);
+			for (int i = 0; i < 5; i++) {
+				Health health = indicator.health();
+				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(health.getDetails()).containsKey("error");
+			}
+			this.redis.node().restart();
+			awaitStatus(indicator, Status.UP);
+			assertThat(output.getAll().split("Redis health is DOWN: ", -1)).hasSize(2);
+			assertThat(output.getAll().split("Redis health is UP again after ", -1)).hasSize(2);
+			assertThat(output).doesNotContain("Redis health check failed");
 		});
 	}
 

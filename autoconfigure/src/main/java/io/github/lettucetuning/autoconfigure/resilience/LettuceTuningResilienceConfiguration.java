@@ -1,12 +1,19 @@
 package io.github.lettucetuning.autoconfigure.resilience;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
 import io.github.lettucetuning.autoconfigure.socket.LettuceTuningSocketConfiguration;
 import io.github.lettucetuning.autoconfigure.socket.NettyCustomizerContribution;
+import io.github.lettucetuning.eventloop.EventLoopThreadFactoryProvider;
+import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.resilience.OutageOptions;
+import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -14,7 +21,9 @@ import org.springframework.core.annotation.Order;
 
 /**
  * Bounds what a Redis outage costs callers: an {@link OutageGuard} on every connection
- * (fail fast after a grace, stall detection) and a bounded request queue.
+ * (fail fast after a grace, stall detection) and a bounded request queue. Guards the
+ * event loops against the application: synchronous calls made on them fail at once, and a
+ * blocked loop is detected, named, and not taken for a Redis stall.
  *
  * @since 0.1.0
  */
@@ -22,18 +31,40 @@ import org.springframework.core.annotation.Order;
 public final class LettuceTuningResilienceConfiguration {
 
 	@Bean
-	OutageGuard lettuceTuningOutageGuard(LettuceTuningProperties properties) {
+	OutageGuard lettuceTuningOutageGuard(LettuceTuningProperties properties,
+			ObjectProvider<EventLoopWatchdog> watchdog) {
 		LettuceTuningProperties.Resilience resilience = properties.getResilience();
 		return new OutageGuard(
 				new OutageOptions(resilience.getFailFast().isEnabled(), resilience.getFailFast().getGrace(),
-						resilience.getStallDetection().isEnabled(), resilience.getStallDetection().getTimeout()));
+						resilience.getStallDetection().isEnabled(), resilience.getStallDetection().getTimeout()),
+				watchdog.getIfAvailable());
 	}
 
 	@Bean
 	NettyCustomizerContribution lettuceTuningOutageGuardContribution(OutageGuard guard) {
 		OutageOptions options = guard.options();
-		@Nullable OutageGuard applied = (options.failFast() || options.stallDetection()) ? guard : null;
+		@Nullable OutageGuard applied = (options.failFast() || options.stallDetection() || guard.watchdog() != null) ? guard
+				: null;
 		return () -> applied;
+	}
+
+	// The client resources' timer checks the loops. The resources are built after the
+	// guard (they carry it), so the timer is looked up on first use, when a command
+	// waits.
+	@Bean(destroyMethod = "close")
+	@ConditionalOnBooleanProperty(name = "lettuce.tuning.resilience.blocked-loop-detection.enabled",
+			matchIfMissing = true)
+	EventLoopWatchdog lettuceTuningEventLoopWatchdog(LettuceTuningProperties properties,
+			ObjectProvider<ClientResources> clientResources) {
+		return new EventLoopWatchdog(properties.getResilience().getBlockedLoopDetection().getThreshold(),
+				() -> clientResources.getObject().timer());
+	}
+
+	@Bean
+	@Order(LettuceTuningResourcesConfiguration.CUSTOMIZER_ORDER)
+	@ConditionalOnBooleanProperty(name = "lettuce.tuning.resilience.blocking-call-guard.enabled", matchIfMissing = true)
+	ClientResourcesBuilderCustomizer lettuceTuningEventLoopThreadsCustomizer() {
+		return (builder) -> builder.threadFactoryProvider(new EventLoopThreadFactoryProvider());
 	}
 
 	@Bean

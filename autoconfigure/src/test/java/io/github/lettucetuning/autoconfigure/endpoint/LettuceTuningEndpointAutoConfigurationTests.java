@@ -12,6 +12,7 @@ import io.github.lettucetuning.endpoint.EffectiveConfigurationReader;
 import io.github.lettucetuning.endpoint.EffectiveConfigurationReader.TimerOwner;
 import io.github.lettucetuning.endpoint.LettuceDescriptor;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
+import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.lettuce.core.SocketOptions;
@@ -231,6 +232,22 @@ class LettuceTuningEndpointAutoConfigurationTests {
 				assertThat(descriptor.state().outages()).isNotNull();
 				assertThat(descriptor.state().outages().unreachable()).isEmpty();
 			});
+	}
+
+	@Test
+	void blockedEventLoopsAreReportedWithTheirThreshold() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.blocked-loop-detection.threshold=300ms")
+			.run((context) -> {
+				LiveState.EventLoops eventLoops = context.getBean(LettuceEndpoint.class).lettuce().state().eventLoops();
+				assertThat(eventLoops).isNotNull();
+				assertThat(eventLoops.threshold()).isEqualTo(Duration.ofMillis(300));
+				assertThat(eventLoops.blockedSpells()).isZero();
+				assertThat(eventLoops.blocked()).isEmpty();
+				assertThat(eventLoops.lastBlocked()).isNull();
+			});
+		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.blocked-loop-detection.enabled=false")
+			.run((context) -> assertThat(context.getBean(LettuceEndpoint.class).lettuce().state().eventLoops())
+				.isNull());
 	}
 
 	@Test

@@ -124,7 +124,21 @@ class LettuceTuningMetricsAutoConfigurationTests {
 			assertThat(registry.get("lettuce.tuning.redirections").tag("type", "ask").functionCounter()).isNotNull();
 			assertThat(registry.get("lettuce.tuning.pool.active").gauge().value()).isZero();
 			assertThat(registry.get("lettuce.tuning.pool.max").gauge()).isNotNull();
+			assertThat(registry.get("lettuce.tuning.event.loop.blocked").functionCounter().count()).isZero();
+			assertThat(registry.get("lettuce.tuning.event.loops.blocked").gauge().value()).isZero();
+			assertThat(registry.get("lettuce.tuning.process.pauses").functionCounter().count()).isZero();
 		});
+	}
+
+	@Test
+	void blockedLoopMetersGoWithTheDetection() {
+		this.withMeterRegistry.withPropertyValues("lettuce.tuning.resilience.blocked-loop-detection.enabled=false")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find("lettuce.tuning.commands.waiting").gauge()).isNotNull();
+				assertThat(registry.find("lettuce.tuning.event.loop.blocked").meters()).isEmpty();
+				assertThat(registry.find("lettuce.tuning.event.loops.blocked").meters()).isEmpty();
+			});
 	}
 
 	@Test

@@ -43,6 +43,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * narrower switch.</li>
  * <li>{@code tuning-shared-unguarded}: the default mode without the outage guard and with
  * Lettuce's unbounded request queue, the reference that shows what the guard costs.</li>
+ * <li>{@code tuning-shared-loops-unguarded}: the default mode without the event-loop
+ * guards (synchronous calls on an event loop not refused, blocked loops not watched), the
+ * reference that shows what those cost.</li>
  * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
  * epoll transport added by hand, the reference that shows how much of a difference comes
  * from the transport.</li>
@@ -110,6 +113,9 @@ final class ClientSetups {
 				return spring(SpringSetup.of("lettuce.tuning.resilience.fail-fast.enabled=false",
 						"lettuce.tuning.resilience.stall-detection.enabled=false",
 						"lettuce.tuning.resilience.request-queue-size=" + Integer.MAX_VALUE), host, port);
+			case "tuning-shared-loops-unguarded":
+				return spring(SpringSetup.of("lettuce.tuning.resilience.blocking-call-guard.enabled=false",
+						"lettuce.tuning.resilience.blocked-loop-detection.enabled=false"), host, port);
 			default:
 				return openSized(name, host, port);
 		}

@@ -1,0 +1,230 @@
+package io.github.lettucetuning.eventloop;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import io.netty.util.Timer;
+import io.netty.util.concurrent.EventExecutor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Notices an event loop of the client that does not run while commands wait on its
+ * connections, from a thread that is not an event loop (a Netty {@link Timer}'s), and
+ * says so: one WARN per spell, with the blocked thread's stack, how long it has not run
+ * and how many commands wait; one INFO line when it runs again. A spell in which the
+ * timer's thread did not run either is the whole process pausing (a long
+ * garbage-collection pause, CPU throttling, a stopped process): it is logged as such, and
+ * blames no loop.
+ * <p>
+ * Nothing runs while no command waits: see {@link LoopWatch}. While commands wait, each
+ * loop gets one probe task per half threshold.
+ *
+ * @since 0.2.0
+ */
+public final class EventLoopWatchdog implements AutoCloseable {
+
+	/**
+	 * The default threshold: a loop that has not run for this long while commands wait is
+	 * blocked.
+	 */
+	public static final Duration DEFAULT_THRESHOLD = Duration.ofMillis(500);
+
+	private static final Log logger = LogFactory.getLog(EventLoopWatchdog.class);
+
+	private final Duration threshold;
+
+	private final Supplier<? extends @Nullable Timer> timer;
+
+	private final Map<EventExecutor, LoopWatch> watches = new ConcurrentHashMap<>();
+
+	private final AtomicLong blockedSpells = new AtomicLong();
+
+	private final AtomicLong pauses = new AtomicLong();
+
+	private volatile @Nullable BlockedEventLoop lastBlocked;
+
+	private volatile @Nullable Instant lastPause;
+
+	private volatile @Nullable Timer resolvedTimer;
+
+	private volatile boolean closed;
+
+	/**
+	 * Create a watchdog.
+	 * @param threshold how long a loop may not run while commands wait before it counts
+	 * as blocked
+	 * @param timer the timer whose thread checks the loops, asked for on first use
+	 */
+	public EventLoopWatchdog(Duration threshold, Supplier<? extends @Nullable Timer> timer) {
+		if (threshold.isNegative() || threshold.isZero()) {
+			throw new IllegalArgumentException("threshold must be positive, was " + threshold);
+		}
+		this.threshold = threshold;
+		this.timer = timer;
+	}
+
+	/**
+	 * Return the watch over an event loop, created on first call.
+	 * @param loop the event loop
+	 * @return its watch
+	 */
+	public LoopWatch watch(EventExecutor loop) {
+		return this.watches.computeIfAbsent(loop, (key) -> new LoopWatch(this, key));
+	}
+
+	/**
+	 * Return how long a loop may not run while commands wait before it counts as blocked.
+	 * @return the threshold
+	 */
+	public Duration threshold() {
+		return this.threshold;
+	}
+
+	/**
+	 * Return the loops blocked now, longest first.
+	 * @return the spells under way
+	 */
+	public List<BlockedEventLoop> blockedNow() {
+		List<BlockedEventLoop> blocked = new ArrayList<>();
+		for (LoopWatch watch : this.watches.values()) {
+			BlockedEventLoop spell = watch.blockedNow();
+			if (spell != null) {
+				blocked.add(spell);
+			}
+		}
+		blocked.sort(Comparator.comparing(BlockedEventLoop::since));
+		return blocked;
+	}
+
+	/**
+	 * Return how many times a loop was found blocked since startup.
+	 * @return the spells noticed
+	 */
+	public long blockedSpells() {
+		return this.blockedSpells.get();
+	}
+
+	/**
+	 * Return the last spell that ended.
+	 * @return the spell, or {@code null} if none ended yet
+	 */
+	public @Nullable BlockedEventLoop lastBlocked() {
+		return this.lastBlocked;
+	}
+
+	/**
+	 * Return how many times the whole process was found paused while commands waited.
+	 * @return the pauses noticed
+	 */
+	public long pauses() {
+		return this.pauses.get();
+	}
+
+	/**
+	 * Return when the last pause of the whole process was noticed.
+	 * @return the time, or {@code null} if none was
+	 */
+	public @Nullable Instant lastPause() {
+		return this.lastPause;
+	}
+
+	/**
+	 * Stop scheduling checks; checks already scheduled end without effect.
+	 */
+	@Override
+	public void close() {
+		this.closed = true;
+	}
+
+	long thresholdNanos() {
+		return this.threshold.toNanos();
+	}
+
+	long periodNanos() {
+		return this.threshold.toNanos() / 2;
+	}
+
+	boolean schedule(LoopWatch watch, long delayNanos) {
+		if (this.closed) {
+			return false;
+		}
+		try {
+			Timer timer = timer();
+			if (timer == null) {
+				return false;
+			}
+			timer.newTimeout((timeout) -> {
+				if (!this.closed) {
+					watch.tick();
+				}
+			}, delayNanos, TimeUnit.NANOSECONDS);
+			return true;
+		}
+		catch (IllegalStateException | RejectedExecutionException ex) {
+			// The timer has stopped: the client is shutting down.
+			return false;
+		}
+	}
+
+	private @Nullable Timer timer() {
+		Timer timer = this.resolvedTimer;
+		if (timer == null) {
+			timer = this.timer.get();
+			this.resolvedTimer = timer;
+		}
+		return timer;
+	}
+
+	void blockStarted(BlockedEventLoop blocked, StackTraceElement[] stack) {
+		this.blockedSpells.incrementAndGet();
+		if (!logger.isWarnEnabled()) {
+			return;
+		}
+		String cause = BlockedStack.awaitsRedisReply(stack)
+				? " It waits for a Redis reply that only this thread can read: a synchronous Redis call made on the "
+						+ "event loop, which ends only when the command times out."
+				: "";
+		logger.warn("Lettuce event loop " + blocked.thread() + " has not run for " + seconds(blocked.duration())
+				+ " while " + blocked.waitingCommands() + " commands wait for replies on its connections: code "
+				+ "running on it blocks it, at " + blocked.blockedAt() + "." + cause
+				+ " Every command on this thread's connections waits until it returns; Redis is not at fault. "
+				+ "Move blocking work off the event loop (publishOn(Schedulers.boundedElastic()) before it, or the "
+				+ "reactive API instead of a synchronous call).", new BlockedStack(blocked.thread(), stack));
+	}
+
+	void blockEnded(BlockedEventLoop blocked) {
+		this.lastBlocked = blocked;
+		if (logger.isInfoEnabled()) {
+			logger.info("Lettuce event loop " + blocked.thread() + " runs again after " + seconds(blocked.duration())
+					+ " blocked at " + blocked.blockedAt());
+		}
+	}
+
+	void paused(Duration pause, int waitingCommands) {
+		this.pauses.incrementAndGet();
+		this.lastPause = Instant.now();
+		if (logger.isWarnEnabled()) {
+			logger.warn("The JVM did not run for about " + seconds(pause) + " while " + waitingCommands
+					+ " commands waited for Redis replies (a long garbage-collection pause, CPU throttling, or a "
+					+ "stopped process): lettuce-tuning's watchdog ran that late. Commands were delayed by the pause, "
+					+ "not by Redis.");
+		}
+	}
+
+	static String seconds(Duration duration) {
+		return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+	}
+
+}
