@@ -11,8 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import io.github.lettucetuning.timeout.WheelTimer;
+import io.github.lettucetuning.timeout.WheelTimerOptions;
 import io.netty.util.Timer;
 import io.netty.util.concurrent.EventExecutor;
 import org.apache.commons.logging.Log;
@@ -41,11 +44,18 @@ public final class EventLoopWatchdog implements AutoCloseable {
 	 */
 	public static final Duration DEFAULT_THRESHOLD = Duration.ofMillis(500);
 
+	/**
+	 * The name of the thread of the watchdog's own timer.
+	 */
+	public static final String TIMER_THREAD_NAME = "lettuce-tuning-watchdog";
+
 	private static final Log logger = LogFactory.getLog(EventLoopWatchdog.class);
 
 	private final Duration threshold;
 
 	private final Supplier<? extends @Nullable Timer> timer;
+
+	private final boolean ownsTimer;
 
 	private final Map<EventExecutor, LoopWatch> watches = new ConcurrentHashMap<>();
 
@@ -57,22 +67,41 @@ public final class EventLoopWatchdog implements AutoCloseable {
 
 	private volatile @Nullable Instant lastPause;
 
-	private volatile @Nullable Timer resolvedTimer;
+	private final AtomicReference<@Nullable Timer> resolvedTimer = new AtomicReference<>();
 
 	private volatile boolean closed;
 
 	/**
-	 * Create a watchdog.
+	 * Create a watchdog with a timer of its own, started on first use and stopped by
+	 * {@link #close()}.
+	 * @param threshold how long a loop may not run while commands wait before it counts
+	 * as blocked
+	 */
+	public EventLoopWatchdog(Duration threshold) {
+		this(threshold, EventLoopWatchdog::ownTimer, true);
+	}
+
+	/**
+	 * Create a watchdog that checks the loops from a timer someone else owns and stops.
 	 * @param threshold how long a loop may not run while commands wait before it counts
 	 * as blocked
 	 * @param timer the timer whose thread checks the loops, asked for on first use
 	 */
 	public EventLoopWatchdog(Duration threshold, Supplier<? extends @Nullable Timer> timer) {
+		this(threshold, timer, false);
+	}
+
+	private EventLoopWatchdog(Duration threshold, Supplier<? extends @Nullable Timer> timer, boolean ownsTimer) {
 		if (threshold.isNegative() || threshold.isZero()) {
 			throw new IllegalArgumentException("threshold must be positive, was " + threshold);
 		}
 		this.threshold = threshold;
 		this.timer = timer;
+		this.ownsTimer = ownsTimer;
+	}
+
+	private static Timer ownTimer() {
+		return new WheelTimer(WheelTimerOptions.builder().threadName(TIMER_THREAD_NAME).build());
 	}
 
 	/**
@@ -141,11 +170,20 @@ public final class EventLoopWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Stop scheduling checks; checks already scheduled end without effect.
+	 * Stop scheduling checks, and the timer if it is the watchdog's own; checks already
+	 * scheduled end without effect.
 	 */
 	@Override
 	public void close() {
 		this.closed = true;
+		stopOwnTimer();
+	}
+
+	private void stopOwnTimer() {
+		Timer timer = this.resolvedTimer.get();
+		if (this.ownsTimer && timer != null) {
+			timer.stop();
+		}
 	}
 
 	long thresholdNanos() {
@@ -179,12 +217,30 @@ public final class EventLoopWatchdog implements AutoCloseable {
 	}
 
 	private @Nullable Timer timer() {
-		Timer timer = this.resolvedTimer;
-		if (timer == null) {
-			timer = this.timer.get();
-			this.resolvedTimer = timer;
+		Timer timer = this.resolvedTimer.get();
+		if (timer != null) {
+			return timer;
 		}
-		return timer;
+		Timer created = this.timer.get();
+		if (created == null) {
+			return null;
+		}
+		if (!this.resolvedTimer.compareAndSet(null, created)) {
+			stopIfOwned(created);
+			return this.resolvedTimer.get();
+		}
+		// Closed while the timer was being created: stop it, nothing else will.
+		if (this.closed) {
+			stopOwnTimer();
+			return null;
+		}
+		return created;
+	}
+
+	private void stopIfOwned(Timer timer) {
+		if (this.ownsTimer) {
+			timer.stop();
+		}
 	}
 
 	void blockStarted(BlockedEventLoop blocked, StackTraceElement[] stack) {

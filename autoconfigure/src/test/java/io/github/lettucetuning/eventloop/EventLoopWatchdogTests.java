@@ -92,6 +92,33 @@ class EventLoopWatchdogTests {
 	}
 
 	@Test
+	void anOwnTimerStartsWhenACommandFirstWaitsAndStopsWithTheWatchdog() throws Exception {
+		EventLoopWatchdog own = new EventLoopWatchdog(THRESHOLD);
+		try {
+			assertThat(watchdogThreads()).isZero();
+			LoopWatch watch = own.watch(this.loop);
+			watch.add(this.waiting::get);
+			this.waiting.set(1);
+			this.loop.submit(watch::commandWritten).get();
+			assertThat(watchdogThreads()).isOne();
+			this.loop.execute(this::hold);
+			await().atMost(Duration.ofSeconds(2)).until(() -> own.blockedSpells() == 1);
+		}
+		finally {
+			own.close();
+		}
+		await().atMost(Duration.ofSeconds(2)).until(() -> watchdogThreads() == 0);
+	}
+
+	private static long watchdogThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().equals(EventLoopWatchdog.TIMER_THREAD_NAME) && thread.isAlive())
+			.count();
+	}
+
+	@Test
 	void aThresholdMustBePositive() {
 		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
 			.isThrownBy(() -> new EventLoopWatchdog(Duration.ZERO, () -> this.timer))

@@ -8,7 +8,6 @@ import io.github.lettucetuning.eventloop.EventLoopThreadFactoryProvider;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.resilience.OutageOptions;
-import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -48,16 +47,14 @@ public final class LettuceTuningResilienceConfiguration {
 		return () -> applied;
 	}
 
-	// The client resources' timer checks the loops. The resources are built after the
-	// guard (they carry it), so the timer is looked up on first use, when a command
-	// waits.
+	// A timer of its own, so that its checks stay out of the command-expiry timer's
+	// counts
+	// and run whichever timer expires commands.
 	@Bean(destroyMethod = "close")
 	@ConditionalOnBooleanProperty(name = "lettuce.tuning.resilience.blocked-loop-detection.enabled",
 			matchIfMissing = true)
-	EventLoopWatchdog lettuceTuningEventLoopWatchdog(LettuceTuningProperties properties,
-			ObjectProvider<ClientResources> clientResources) {
-		return new EventLoopWatchdog(properties.getResilience().getBlockedLoopDetection().getThreshold(),
-				() -> clientResources.getObject().timer());
+	EventLoopWatchdog lettuceTuningEventLoopWatchdog(LettuceTuningProperties properties) {
+		return new EventLoopWatchdog(properties.getResilience().getBlockedLoopDetection().getThreshold());
 	}
 
 	@Bean
