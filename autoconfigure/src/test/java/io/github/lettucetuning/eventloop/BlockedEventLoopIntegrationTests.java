@@ -82,7 +82,8 @@ class BlockedEventLoopIntegrationTests {
 			ReactiveStringRedisTemplate reactive = reactive(context);
 			template.opsForValue().set("outer", "v");
 			placeReactiveConnection(template, reactive, sameLoop);
-			for (int attempt = 0; attempt < 2; attempt++) {
+			List<Duration> refusals = new ArrayList<>();
+			for (int attempt = 0; attempt < 5; attempt++) {
 				AtomicReference<String> thread = new AtomicReference<>();
 				AtomicLong nestedNanos = new AtomicLong();
 				Mono<String> nested = reactive.opsForValue().get("outer").map((value) -> {
@@ -102,11 +103,15 @@ class BlockedEventLoopIntegrationTests {
 					.withMessageContaining("(ValueOperations.set, called from " + getClass().getName())
 					.withMessageContaining("publishOn(Schedulers.boundedElastic())");
 				assertThat(thread.get()).startsWith("lettuce-");
-				// The first attempt also loads the classes that word the message.
-				if (attempt == 1) {
-					assertThat(Duration.ofNanos(nestedNanos.get())).isLessThan(Duration.ofMillis(1));
-				}
+				refusals.add(Duration.ofNanos(nestedNanos.get()));
 			}
+			System.out.println("[refused in] " + refusals);
+			// The first attempt also loads the classes that word the message; a later one
+			// may meet a GC pause or a preempted thread on a busy machine.
+			assertThat(refusals.subList(1, refusals.size()))
+				.allSatisfy((refusal) -> assertThat(refusal).isLessThan(Duration.ofMillis(100)));
+			assertThat(refusals.subList(1, refusals.size()).stream().min(Duration::compareTo).orElseThrow())
+				.isLessThan(Duration.ofMillis(1));
 			assertThat(template.hasKey("nested")).isFalse();
 			assertThat(template.opsForValue().get("outer")).isEqualTo("v");
 		});
