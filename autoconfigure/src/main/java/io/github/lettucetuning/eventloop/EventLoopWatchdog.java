@@ -1,7 +1,6 @@
 package io.github.lettucetuning.eventloop;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -39,12 +38,6 @@ import org.jspecify.annotations.Nullable;
 public final class EventLoopWatchdog implements AutoCloseable {
 
 	/**
-	 * The default threshold: a loop that has not run for this long while commands wait is
-	 * blocked.
-	 */
-	public static final Duration DEFAULT_THRESHOLD = Duration.ofMillis(500);
-
-	/**
 	 * The name of the thread of the watchdog's own timer.
 	 */
 	public static final String TIMER_THREAD_NAME = "lettuce-tuning-watchdog";
@@ -64,8 +57,6 @@ public final class EventLoopWatchdog implements AutoCloseable {
 	private final AtomicLong pauses = new AtomicLong();
 
 	private volatile @Nullable BlockedEventLoop lastBlocked;
-
-	private volatile @Nullable Instant lastPause;
 
 	private final AtomicReference<@Nullable Timer> resolvedTimer = new AtomicReference<>();
 
@@ -162,14 +153,6 @@ public final class EventLoopWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Return when the last pause of the whole process was noticed.
-	 * @return the time, or {@code null} if none was
-	 */
-	public @Nullable Instant lastPause() {
-		return this.lastPause;
-	}
-
-	/**
 	 * Stop scheduling checks, and the timer if it is the watchdog's own; checks already
 	 * scheduled end without effect.
 	 */
@@ -180,10 +163,7 @@ public final class EventLoopWatchdog implements AutoCloseable {
 	}
 
 	private void stopOwnTimer() {
-		Timer timer = this.resolvedTimer.get();
-		if (this.ownsTimer && timer != null) {
-			timer.stop();
-		}
+		stopIfOwned(this.resolvedTimer.get());
 	}
 
 	long thresholdNanos() {
@@ -237,8 +217,8 @@ public final class EventLoopWatchdog implements AutoCloseable {
 		return created;
 	}
 
-	private void stopIfOwned(Timer timer) {
-		if (this.ownsTimer) {
+	private void stopIfOwned(@Nullable Timer timer) {
+		if (this.ownsTimer && timer != null) {
 			timer.stop();
 		}
 	}
@@ -270,7 +250,6 @@ public final class EventLoopWatchdog implements AutoCloseable {
 
 	void paused(Duration pause, int waitingCommands) {
 		this.pauses.incrementAndGet();
-		this.lastPause = Instant.now();
 		if (logger.isWarnEnabled()) {
 			logger.warn("The JVM did not run for about " + seconds(pause) + " while " + waitingCommands
 					+ " commands waited for Redis replies (a long garbage-collection pause, CPU throttling, or a "

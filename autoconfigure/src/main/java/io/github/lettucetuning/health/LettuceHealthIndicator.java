@@ -136,14 +136,16 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	protected void doHealthCheck(Health.Builder builder) {
 		LettuceHealthDetails.describe(this.connectionFactory, builder);
 		describeOutages(builder);
-		List<BlockedEventLoop> blocked = describeBlockedLoops(builder);
+		List<BlockedEventLoop> blocked = blockedLoops();
 		CompletableFuture<RedisCheck.Result> result = startOrJoin();
 		try {
 			result.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS).applyTo(builder);
 			this.transitions.up();
 		}
 		catch (TimeoutException ex) {
-			timedOut(builder, blocked.isEmpty() ? blockedLoops() : blocked);
+			// A loop blocked while the check waited is the likelier cause of the silence.
+			blocked = blocked.isEmpty() ? blockedLoops() : blocked;
+			timedOut(builder, blocked);
 		}
 		catch (ExecutionException ex) {
 			down(builder, (ex.getCause() != null) ? ex.getCause() : ex);
@@ -152,6 +154,7 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 			Thread.currentThread().interrupt();
 			down(builder, ex);
 		}
+		describe(builder, blocked);
 	}
 
 	private void timedOut(Health.Builder builder, List<BlockedEventLoop> blocked) {
@@ -159,7 +162,6 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 			builder.up()
 				.withDetail("check", "no answer within " + this.timeout.toMillis() + "ms while event loop "
 						+ blocked.get(0).thread() + " was blocked by the application; Redis is not at fault");
-			describe(builder, blocked);
 			this.transitions.up();
 			return;
 		}
@@ -174,12 +176,6 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 		String error = failure.getClass().getName() + ": " + failure.getMessage();
 		builder.down().withDetail("error", error);
 		this.transitions.down(error, failure);
-	}
-
-	private List<BlockedEventLoop> describeBlockedLoops(Health.Builder builder) {
-		List<BlockedEventLoop> blocked = blockedLoops();
-		describe(builder, blocked);
-		return blocked;
 	}
 
 	private List<BlockedEventLoop> blockedLoops() {

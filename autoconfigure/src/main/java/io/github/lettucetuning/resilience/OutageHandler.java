@@ -39,8 +39,7 @@ import org.jspecify.annotations.Nullable;
 final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Connection {
 
 	// Long enough that the second look cannot run in the same round of tasks as the
-	// first,
-	// short next to any stall timeout.
+	// first, short next to any stall timeout.
 	private static final long SECOND_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	private final ConnectionLink link;
