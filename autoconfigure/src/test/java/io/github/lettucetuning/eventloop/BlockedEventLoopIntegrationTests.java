@@ -12,7 +12,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContributorAutoConfiguration;
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.metrics.OutageMetrics;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
@@ -20,6 +23,8 @@ import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -167,7 +172,19 @@ class BlockedEventLoopIntegrationTests {
 			assertThat(spell.thread()).startsWith("lettuce-");
 			assertThat(spell.duration()).isBetween(Duration.ofMillis(2500), Duration.ofMillis(4000));
 			assertThat(spell.blockedAt()).startsWith(getClass().getName() + ".sleep(");
-			assertThat(context.getBean(OutageGuard.class).outages()).isEmpty();
+			OutageGuard guard = context.getBean(OutageGuard.class);
+			assertThat(guard.outages()).isEmpty();
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			new OutageMetrics(guard).bindTo(registry);
+			assertThat(registry.get("lettuce.tuning.event.loop.blocked").functionCounter().count()).isOne();
+			assertThat(registry.get("lettuce.tuning.event.loops.blocked").gauge().value()).isZero();
+			LiveState.EventLoops eventLoops = LiveState
+				.of(context.getBean(LettuceTuningConnectionFactory.class),
+						context.getBean(ClientResources.class).timer(), null, guard)
+				.eventLoops();
+			assertThat(eventLoops).isNotNull();
+			assertThat(eventLoops.blockedSpells()).isOne();
+			assertThat(eventLoops.lastBlocked()).isEqualTo(spell);
 			assertThat(output).contains("Lettuce event loop " + spell.thread() + " has not run for")
 				.contains("Stack of " + spell.thread())
 				.doesNotContain("unreachable")
