@@ -21,10 +21,13 @@ import org.jspecify.annotations.Nullable;
  * @param health the health indicators in use
  * @param resilience what happens to commands during an outage, or {@code null} when
  * lettuce-tuning's outage guard is not on the connections
+ * @param commandMeters who records the {@code lettuce} command meters, or {@code null}
+ * when Micrometer's observation API is not on the classpath
  * @since 0.1.0
  */
 public record EffectiveConfiguration(Connections connections, Commands commands, Threads threads, Timer timer,
-		Socket socket, @Nullable Cluster cluster, @Nullable Pool pool, Health health, @Nullable Resilience resilience) {
+		Socket socket, @Nullable Cluster cluster, @Nullable Pool pool, Health health, @Nullable Resilience resilience,
+		@Nullable CommandMeters commandMeters) {
 
 	/**
 	 * How commands reach Redis.
@@ -177,6 +180,17 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 	 */
 	public record Resilience(boolean failFast, Duration grace, boolean stallDetection, Duration stallTimeout,
 			int requestQueueSize) {
+	}
+
+	/**
+	 * Who records the {@code lettuce} command meters.
+	 *
+	 * @param path {@code fast-path} (lettuce-tuning records the {@code lettuce} timer
+	 * itself), {@code boot-observation} (Spring Boot's observation, one per command) or
+	 * {@code none}
+	 * @param reason why that path
+	 */
+	public record CommandMeters(String path, String reason) {
 	}
 
 }

@@ -528,6 +528,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		private final CommandLatency commandLatency = new CommandLatency();
 
+		private final FastPath fastPath = new FastPath();
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -538,6 +540,36 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public CommandLatency getCommandLatency() {
 			return this.commandLatency;
+		}
+
+		public FastPath getFastPath() {
+			return this.fastPath;
+		}
+
+	}
+
+	/**
+	 * Spring Boot's 'lettuce' timer recorded by lettuce-tuning itself, with the same
+	 * name, tags and values, instead of by an observation per command. It applies only
+	 * where nothing but Boot's meter handler would see Lettuce's observations: no tracing
+	 * bridge, no observation handler, predicate, filter or convention of the
+	 * application's. It leaves out 'lettuce.active', the observation's long-task timer;
+	 * 'management.metrics.enable.lettuce.active=true' keeps Boot's observation, which
+	 * records it. '/actuator/lettuce' says which path is in use and why.
+	 */
+	public static class FastPath {
+
+		/**
+		 * Whether lettuce-tuning may record the 'lettuce' timer itself where it applies.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

@@ -3,9 +3,11 @@ package io.github.lettucetuning.endpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Locale;
 import java.util.function.Supplier;
 
 import io.github.lettucetuning.advice.EffectiveConfiguration;
+import io.github.lettucetuning.observation.CommandObservationPath;
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.socket.CompositeNettyCustomizer;
@@ -50,6 +52,8 @@ public final class EffectiveConfigurationReader {
 
 	private final EffectiveConfiguration.Pool pool;
 
+	private final EffectiveConfiguration.@Nullable CommandMeters commandMeters;
+
 	private final Supplier<EffectiveConfiguration.Health> health;
 
 	/**
@@ -65,13 +69,17 @@ public final class EffectiveConfigurationReader {
 	 */
 	public EffectiveConfigurationReader(LettuceTuningConnectionFactory factory, ClientResources resources,
 			TimerOwner timerOwner, @Nullable EffectiveSocketSettings socketSettings, EffectiveConfiguration.Pool pool,
-			Supplier<EffectiveConfiguration.Health> health) {
+			Supplier<EffectiveConfiguration.Health> health, @Nullable CommandObservationPath commandMeters) {
 		this.factory = factory;
 		this.resources = resources;
 		this.timerOwner = timerOwner;
 		this.socketSettings = socketSettings;
 		this.pool = pool;
 		this.health = health;
+		this.commandMeters = (commandMeters != null)
+				? new EffectiveConfiguration.CommandMeters(
+						commandMeters.path().name().toLowerCase(Locale.ROOT).replace('_', '-'), commandMeters.reason())
+				: null;
 	}
 
 	/**
@@ -82,7 +90,7 @@ public final class EffectiveConfigurationReader {
 		ClientOptions options = this.factory.getRequiredNativeClient().getOptions();
 		EffectiveConfiguration.Pool pool = (PoolSnapshot.of(this.factory) != null) ? this.pool : null;
 		return new EffectiveConfiguration(connections(), commands(options), threads(), timer(), socket(options),
-				cluster(options), pool, this.health.get(), resilience(options));
+				cluster(options), pool, this.health.get(), resilience(options), this.commandMeters);
 	}
 
 	private EffectiveConfiguration.@Nullable Resilience resilience(ClientOptions options) {

@@ -110,7 +110,8 @@ final class Configurations {
 		EffectiveConfiguration build() {
 			return new EffectiveConfiguration(this.connections, this.commands, this.threads, this.timer, this.socket,
 					this.cluster, this.pool, this.health, new EffectiveConfiguration.Resilience(true,
-							Duration.ofSeconds(1), true, Duration.ofSeconds(2), 100_000));
+							Duration.ofSeconds(1), true, Duration.ofSeconds(2), 100_000),
+					null);
 		}
 
 	}

@@ -12,6 +12,7 @@ import io.github.lettucetuning.endpoint.EffectiveConfigurationReader;
 import io.github.lettucetuning.endpoint.EffectiveConfigurationReader.TimerOwner;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.observation.CommandObservationPath;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.lettuce.core.RedisClient;
@@ -54,12 +55,13 @@ public final class LettuceTuningEndpointAutoConfiguration {
 	LettuceEndpoint lettuceEndpoint(LettuceTuningConnectionFactory connectionFactory, ClientResources clientResources,
 			LettuceTuningProperties tuning, DataRedisProperties redis, ObjectProvider<CommandExpiryTimer> expiryTimer,
 			ObjectProvider<EffectiveSocketSettings> socketSettings, ObjectProvider<ClientEventRecorder> recorder,
-			ObjectProvider<LettuceHealthIndicator> healthIndicator, ListableBeanFactory beanFactory,
+			ObjectProvider<LettuceHealthIndicator> healthIndicator,
+			ObjectProvider<CommandObservationPath> commandMeters, ListableBeanFactory beanFactory,
 			Environment environment) {
 		EffectiveConfigurationReader reader = new EffectiveConfigurationReader(connectionFactory, clientResources,
 				timerOwner(clientResources.timer(), expiryTimer.getIfAvailable()), socketSettings.getIfAvailable(),
 				pool(redis, tuning, ExplicitProperties.of(environment)),
-				() -> health(healthIndicator.getIfUnique(), beanFactory));
+				() -> health(healthIndicator.getIfUnique(), beanFactory), commandMeters.getIfAvailable());
 		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable());
 	}
 

@@ -5,11 +5,14 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 
+import io.github.lettucetuning.observation.CommandObservationPath;
 import io.github.lettucetuning.observation.GuardedTracing;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.tracing.MicrometerTracing;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 
@@ -20,20 +23,44 @@ import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderC
  * inside the customizer, so the builder it is given is where the tracing can be reached;
  * the builder is an interface, and the one handed over forwards every call, replacing
  * only the tracing. Other customizers, the application's included, are left as they are.
+ * <p>
+ * Where the starter records the command meters itself (the fast path), Boot's customizer
+ * is left out altogether: Lettuce's tracing, once set, costs every command a trace
+ * context and a wrapper even before any observation starts.
  */
-final class TracingGuardPostProcessor implements BeanPostProcessor {
+final class TracingGuardPostProcessor implements BeanPostProcessor, BeanFactoryAware {
 
 	// Boot's customizer is a lambda of this class; its name is all a post-processor can
 	// see.
 	static final String BOOT_OBSERVATION_CONFIGURATION = "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration";
 
+	private @Nullable BeanFactory beanFactory;
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+	}
+
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		if (bean instanceof ClientResourcesBuilderCustomizer customizer
 				&& bean.getClass().getName().startsWith(BOOT_OBSERVATION_CONFIGURATION)) {
+			if (fastPath()) {
+				return (ClientResourcesBuilderCustomizer) (builder) -> {
+				};
+			}
 			return (ClientResourcesBuilderCustomizer) (builder) -> customizer.customize(guarding(builder));
 		}
 		return bean;
+	}
+
+	private boolean fastPath() {
+		BeanFactory beanFactory = this.beanFactory;
+		if (beanFactory == null) {
+			return false;
+		}
+		CommandObservationPath path = beanFactory.getBeanProvider(CommandObservationPath.class).getIfAvailable();
+		return path != null && path.isFastPath();
 	}
 
 	private static ClientResources.Builder guarding(ClientResources.Builder builder) {

@@ -1,0 +1,132 @@
+package io.github.lettucetuning.autoconfigure.observation;
+
+import java.util.Map;
+
+import io.github.lettucetuning.observation.CommandObservationPath;
+import io.github.lettucetuning.observation.CommandObservationPath.Path;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Decides who records the {@code lettuce} command meters: the starter's fast path, when
+ * nothing but Spring Boot's meter handler would see Lettuce's observations, or Boot's
+ * observation, as without the starter. Reads only bean definitions and properties:
+ * nothing is created to decide.
+ */
+final class CommandObservationPathResolver {
+
+	static final String PROPERTY = "lettuce.tuning.metrics.fast-path.enabled";
+
+	static final String BOOT_OBSERVATION = "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration";
+
+	private static final String BOOT_FILTER_PREDICATE = "org.springframework.boot.micrometer.observation.autoconfigure.PropertiesObservationFilterPredicate";
+
+	private static final String METER_HANDLER = "io.micrometer.core.instrument.observation.DefaultMeterObservationHandler";
+
+	private static final String TRACER = "io.micrometer.tracing.Tracer";
+
+	private static final String[] APPLICATION_COMPONENTS = { "io.micrometer.observation.ObservationHandler",
+			"io.micrometer.observation.ObservationPredicate", "io.micrometer.observation.ObservationFilter",
+			"io.micrometer.observation.GlobalObservationConvention",
+			"org.springframework.boot.micrometer.observation.autoconfigure.ObservationRegistryCustomizer" };
+
+	private final ConfigurableListableBeanFactory beanFactory;
+
+	private final Environment environment;
+
+	private final Binder binder;
+
+	CommandObservationPathResolver(ConfigurableListableBeanFactory beanFactory, Environment environment) {
+		this.beanFactory = beanFactory;
+		this.environment = environment;
+		this.binder = Binder.get(environment);
+	}
+
+	CommandObservationPath resolve() {
+		if (!beansOfType(BOOT_OBSERVATION)) {
+			return new CommandObservationPath(Path.NONE,
+					"Spring Boot's 'lettuce' observation is not configured (no ObservationRegistry)");
+		}
+		String reason = reasonForBootObservation();
+		if (reason != null) {
+			return new CommandObservationPath(Path.BOOT_OBSERVATION, reason);
+		}
+		return new CommandObservationPath(Path.FAST_PATH,
+				"only Spring Boot's meter handler would see Lettuce's observations, so lettuce-tuning records the "
+						+ "'lettuce' timer itself (set " + PROPERTY + "=false to keep Boot's observation)");
+	}
+
+	private @Nullable String reasonForBootObservation() {
+		if (!this.environment.getProperty(PROPERTY, Boolean.class, true)) {
+			return PROPERTY + " is false";
+		}
+		if (!observationEnabled()) {
+			return "management.observations.enable switches the 'lettuce' observation off";
+		}
+		if (!beansOfType("io.micrometer.core.instrument.MeterRegistry")) {
+			return "there is no MeterRegistry to record meters in";
+		}
+		if (beansOfType(TRACER)) {
+			return "a tracing bridge (an io.micrometer.tracing.Tracer bean) turns Lettuce's observations into spans";
+		}
+		String component = applicationObservationComponent();
+		if (component != null) {
+			return "the application's " + component + " would see Lettuce's observations";
+		}
+		if (longTaskTimerAskedFor()) {
+			return "management.metrics.enable asks for 'lettuce.active', the observation's long-task timer, which "
+					+ "takes an object per command";
+		}
+		return null;
+	}
+
+	// Spring Boot's lookup: the observation's name, then 'all', then on.
+	private boolean observationEnabled() {
+		Map<String, Boolean> enable = this.binder
+			.bind("management.observations.enable", Bindable.mapOf(String.class, Boolean.class))
+			.orElse(Map.of());
+		Boolean lettuce = enable.get("lettuce");
+		return (lettuce != null) ? lettuce : enable.getOrDefault("all", true);
+	}
+
+	private boolean longTaskTimerAskedFor() {
+		Map<String, Boolean> enable = this.binder
+			.bind("management.metrics.enable", Bindable.mapOf(String.class, Boolean.class))
+			.orElse(Map.of());
+		Boolean active = enable.get("lettuce.active");
+		return Boolean.TRUE.equals((active != null) ? active : enable.get("lettuce"));
+	}
+
+	private @Nullable String applicationObservationComponent() {
+		for (String typeName : APPLICATION_COMPONENTS) {
+			Class<?> type = type(typeName);
+			if (type == null) {
+				continue;
+			}
+			for (String name : this.beanFactory.getBeanNamesForType(type, true, false)) {
+				Class<?> beanType = this.beanFactory.getType(name, false);
+				String className = (beanType != null) ? beanType.getName() : "";
+				if (!className.equals(METER_HANDLER) && !className.equals(BOOT_FILTER_PREDICATE)) {
+					return type.getSimpleName() + " '" + name + "'";
+				}
+			}
+		}
+		return null;
+	}
+
+	private boolean beansOfType(String typeName) {
+		Class<?> type = type(typeName);
+		return type != null && this.beanFactory.getBeanNamesForType(type, true, false).length > 0;
+	}
+
+	private @Nullable Class<?> type(String name) {
+		ClassLoader classLoader = this.beanFactory.getBeanClassLoader();
+		return ClassUtils.isPresent(name, classLoader) ? ClassUtils.resolveClassName(name, classLoader) : null;
+	}
+
+}
