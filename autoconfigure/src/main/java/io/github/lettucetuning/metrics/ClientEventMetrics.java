@@ -13,8 +13,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code lettuce.tuning.reconnect.failures}, {@code lettuce.tuning.topology.refreshes},
  * {@code lettuce.tuning.topology.refresh.triggers} (tag {@code trigger}),
  * {@code lettuce.tuning.redirections} (tag {@code type}: {@code moved} or {@code ask})
- * and {@code lettuce.tuning.command.timeouts}. Function counters read the recorder when
- * scraped, so events counted before the registry was bound are not lost.
+ * and {@code lettuce.tuning.command.timeouts}. Each name says what it counts, so none has
+ * a base unit that Prometheus would append again
+ * ({@code lettuce_tuning_reconnects_total}, not
+ * {@code lettuce_tuning_reconnects_attempts_total}). Function counters read the recorder
+ * when scraped, so events counted before the registry was bound are not lost.
  *
  * @since 0.1.0
  */
@@ -34,39 +37,32 @@ public final class ClientEventMetrics implements MeterBinder {
 	public void bindTo(MeterRegistry registry) {
 		FunctionCounter.builder("lettuce.tuning.reconnects", this.recorder, ClientEventRecorder::reconnectAttempts)
 			.description("Reconnect attempts after a connection was lost")
-			.baseUnit("attempts")
 			.register(registry);
 		FunctionCounter
 			.builder("lettuce.tuning.reconnect.failures", this.recorder, ClientEventRecorder::reconnectFailures)
 			.description("Reconnect attempts that failed")
-			.baseUnit("attempts")
 			.register(registry);
 		FunctionCounter
 			.builder("lettuce.tuning.topology.refreshes", this.recorder, ClientEventRecorder::topologyChanges)
 			.description("Cluster topology refreshes that changed the client's view of the cluster")
-			.baseUnit("refreshes")
 			.register(registry);
 		for (RefreshTrigger trigger : RefreshTrigger.values()) {
 			FunctionCounter
 				.builder("lettuce.tuning.topology.refresh.triggers", this.recorder, (r) -> r.refreshTriggers(trigger))
 				.description("Adaptive topology refresh triggers that fired")
-				.baseUnit("triggers")
 				.tag("trigger", trigger.name().toLowerCase(Locale.ROOT).replace('_', '-'))
 				.register(registry);
 		}
 		FunctionCounter.builder("lettuce.tuning.redirections", this.recorder, ClientEventRecorder::movedRedirections)
 			.description("Cluster redirections followed")
-			.baseUnit("redirections")
 			.tag("type", "moved")
 			.register(registry);
 		FunctionCounter.builder("lettuce.tuning.redirections", this.recorder, ClientEventRecorder::askRedirections)
 			.description("Cluster redirections followed")
-			.baseUnit("redirections")
 			.tag("type", "ask")
 			.register(registry);
 		FunctionCounter.builder("lettuce.tuning.command.timeouts", this.recorder, ClientEventRecorder::commandTimeouts)
 			.description("Redis commands that failed with a command timeout")
-			.baseUnit("commands")
 			.register(registry);
 	}
 

@@ -18,7 +18,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * connection, tagged with its {@code member} index and its {@code api}
  * ({@code imperative} counts operations, {@code reactive} counts commands), in every
  * selection policy. Pooled mode shares no connection and binds no in-flight gauge. Gauges
- * read the factory when scraped; nothing is recorded per command.
+ * read the factory when scraped; nothing is recorded per command. Neither has a base
+ * unit: the first name says what it counts, and the second counts operations or commands
+ * depending on the {@code api}.
  *
  * @since 0.1.0
  */
@@ -63,7 +65,6 @@ public final class ConnectionMetrics implements MeterBinder {
 	private void register(MeterRegistry registry, String mode, String state, ToIntFunction<ConnectionSnapshot> count) {
 		Gauge.builder("lettuce.tuning.connections", this.factory, (f) -> count.applyAsInt(ConnectionSnapshot.of(f)))
 			.description("Shared native Redis connections by state")
-			.baseUnit("connections")
 			.tag("mode", mode)
 			.tag("state", state)
 			.register(registry);

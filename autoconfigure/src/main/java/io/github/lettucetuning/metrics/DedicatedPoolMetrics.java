@@ -12,10 +12,10 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Binds the {@code lettuce.tuning.pool.*} meters of the dedicated-connection pool:
- * active, idle and waiting gauges, the maximum size, created, destroyed and borrowed
- * counters and the longest borrow wait. Meters read the pool when scraped and sum its
- * per-type pools.
+ * Binds the {@code lettuce.tuning.pool.*} meters of the dedicated-connection pool: active
+ * and idle connections and waiting threads, the maximum size, created, destroyed and
+ * borrowed counters and the longest borrow wait. Meters read the pool when scraped and
+ * sum its per-type pools.
  * <p>
  * Micrometer's {@code CommonsObjectPool2Metrics} would find these pools through JMX, but
  * under commons-pool2's generic names ({@code pool}, {@code pool1}, …) next to every
@@ -38,9 +38,9 @@ public final class DedicatedPoolMetrics implements MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		gauge(registry, "active", "Dedicated connections borrowed now", PoolSnapshot::active);
-		gauge(registry, "idle", "Dedicated connections idle in the pool", PoolSnapshot::idle);
-		gauge(registry, "waiting", "Threads waiting for a dedicated connection", PoolSnapshot::waiting);
+		gauge(registry, "active", "Dedicated connections borrowed now", "connections", PoolSnapshot::active);
+		gauge(registry, "idle", "Dedicated connections idle in the pool", "connections", PoolSnapshot::idle);
+		gauge(registry, "waiting", "Threads waiting for a dedicated connection", "threads", PoolSnapshot::waiting);
 		Gauge
 			.builder("lettuce.tuning.pool.max", this.factory,
 					(f) -> read(f, (s) -> (s.max() != null) ? s.max() : Double.NaN))
@@ -57,10 +57,11 @@ public final class DedicatedPoolMetrics implements MeterBinder {
 			.register(registry);
 	}
 
-	private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<PoolSnapshot> value) {
+	private void gauge(MeterRegistry registry, String name, String description, String baseUnit,
+			ToDoubleFunction<PoolSnapshot> value) {
 		Gauge.builder("lettuce.tuning.pool." + name, this.factory, (f) -> read(f, value))
 			.description(description)
-			.baseUnit("connections")
+			.baseUnit(baseUnit)
 			.register(registry);
 	}
 

@@ -16,7 +16,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code lettuce.tuning.event.loop.blocked}, how many times an event loop was found
  * blocked by the application, {@code lettuce.tuning.event.loops.blocked}, the loops
  * blocked now, and {@code lettuce.tuning.process.pauses}, how many times the whole
- * process was found paused while commands waited.
+ * process was found paused while commands waited. The names say what they count, so none
+ * has a base unit that Prometheus would append again.
  *
  * @since 0.1.0
  */
@@ -36,11 +37,9 @@ public final class OutageMetrics implements MeterBinder {
 	public void bindTo(MeterRegistry registry) {
 		Gauge.builder("lettuce.tuning.commands.waiting", this.guard, OutageGuard::waitingCommands)
 			.description("Commands sent on open connections that await a reply")
-			.baseUnit("commands")
 			.register(registry);
 		Gauge.builder("lettuce.tuning.connections.unreachable", this.guard, (guard) -> guard.outages().size())
 			.description("Connections whose commands fail fast because their server is unreachable")
-			.baseUnit("connections")
 			.register(registry);
 		EventLoopWatchdog watchdog = this.guard.watchdog();
 		if (watchdog != null) {
