@@ -12,6 +12,9 @@ setup, the server-counted rate, the default and multi modes' ratio to stock pair
 rounds won), latency percentiles and their p99 ratio to stock, and client and server CPU per command; below it, for
 the open-loop cell, the target rate and how far each setup fell behind its schedule.
 
+MatrixBenchmark's cluster cells (-p topology=cluster) are named cluster-set, cluster-get, cluster-mix, and --matrix
+prints them in a table of their own.
+
 Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] [--matrix] FILE_OR_DIRECTORY...
 Iterations during which other processes used more than 0.25 cores are left out when their fork has quieter ones.
 """
@@ -30,7 +33,13 @@ COST = [("client µs/op", "clientCpuUsPerOp", 1), ("redis µs/op", "serverCpuUsP
 
 
 def key_of(benchmark, params, threads):
-    return benchmark.rsplit(".", 2)[-2] + "." + benchmark.rsplit(".", 1)[-1], threads, ",".join(params.values())
+    """(Class.method, threads, params): MatrixBenchmark's topology goes into the method, cluster-set for set on a
+    cluster, so that the params name the setup alone."""
+    params = dict(params)
+    method = benchmark.rsplit(".", 1)[-1]
+    if params.pop("topology", "standalone") == "cluster":
+        method = "cluster-" + method
+    return benchmark.rsplit(".", 2)[-2] + "." + method, threads, ",".join(params.values())
 
 
 def spread(values):
@@ -98,7 +107,8 @@ def sign_test(wins, rounds):
 
 
 MATRIX_SETUPS = ("stock", "default", "multi")
-MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop", "virtual")
+MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop", "virtual",
+                    "cluster-set", "cluster-get", "cluster-mix")
 # MatrixBenchmark.VIRTUAL_CALLERS: the virtual cell runs at 1 JMH thread, which starts that many callers.
 VIRTUAL_CALLERS = 200
 
@@ -142,14 +152,33 @@ def matrix_setups(rows):
     return [s for s in MATRIX_SETUPS if s in present] + sorted(present - set(MATRIX_SETUPS))
 
 
+def is_cluster(cell):
+    return cell[0].split(".")[1].startswith("cluster-")
+
+
 def matrix(rows):
-    """One row per cell and setup of MatrixBenchmark, the modes against stock paired by round."""
-    print("| Cell | setup | rounds | server k/s | vs stock, paired median [min-max] | rounds won (sign test) "
-          "| p50 µs | p99 µs | p99.9 µs | p99 vs stock (paired) | client µs/cmd | redis µs/cmd | dropped |")
-    print("|---" * 13 + "|")
+    """One row per cell and setup of MatrixBenchmark, the modes against stock paired by round; the cluster cells in a
+    table of their own."""
     cells = sorted({(key[0], key[1]) for key in rows if key[0].startswith("MatrixBenchmark.")},
                    key=lambda cell: (MATRIX_WORKLOADS.index(cell[0].split(".")[1])
                                      if cell[0].split(".")[1] in MATRIX_WORKLOADS else 99, cell[1]))
+    standalone = [cell for cell in cells if not is_cluster(cell)]
+    cluster = [cell for cell in cells if is_cluster(cell)]
+    if standalone:
+        matrix_table(rows, standalone)
+    if cluster:
+        if standalone:
+            print()
+        print("Cluster cells: 3 masters with one replica each, every fork its own cluster; server k/s counts the "
+              "masters' commands, redis µs/cmd the CPU time of all six nodes per command.\n")
+        matrix_table(rows, cluster)
+    open_loop(rows, standalone)
+
+
+def matrix_table(rows, cells):
+    print("| Cell | setup | rounds | server k/s | vs stock, paired median [min-max] | rounds won (sign test) "
+          "| p50 µs | p99 µs | p99.9 µs | p99 vs stock (paired) | client µs/cmd | redis µs/cmd | dropped |")
+    print("|---" * 13 + "|")
     for benchmark, threads in cells:
         base = rows.get((benchmark, threads, "stock"))
         for setup in matrix_setups(rows):
@@ -174,7 +203,6 @@ def matrix(rows):
                   f"{rate[0] / 1000:.1f}k [{rate[1] / 1000:.1f}-{rate[2] / 1000:.1f}] | {ratio} | {won} | "
                   f"{fmt(p50, 0)} | {fmt(p99, 0)} | {fmt(p999, 0)} | {p99_ratio} | {fmt(client, 1)} | "
                   f"{fmt(server, 2)} | {row['dropped']} |")
-    open_loop(rows, cells)
 
 
 def open_loop(rows, cells):
