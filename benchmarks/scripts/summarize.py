@@ -12,10 +12,14 @@ setup, the server-counted rate, the default and multi modes' ratio to stock pair
 rounds won), latency percentiles and their p99 ratio to stock, and client and server CPU per command; below it, for
 the open-loop cell, the target rate and how far each setup fell behind its schedule.
 
+With --steady (the results of scripts/steady.sh), the server-counted rate of each interval (a minute by default) per
+setup, then per setup the first and last interval, their ratio, the lowest and highest interval, and p99 and client CPU
+per command in the first and last interval.
+
 MatrixBenchmark's cluster cells (-p topology=cluster) are named cluster-set, cluster-get, cluster-mix, and --matrix
 prints them in a table of their own.
 
-Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] [--matrix] FILE_OR_DIRECTORY...
+Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] [--matrix | --steady] FILE_OR_DIRECTORY...
 Iterations during which other processes used more than 0.25 cores are left out when their fork has quieter ones.
 """
 import argparse
@@ -228,14 +232,70 @@ def open_loop(rows, cells):
               f"{late:.2%} | {lag:,.0f} |")
 
 
+def steady(paths):
+    """The steady run of scripts/steady.sh: one fork per setup, each measurement iteration one interval (a minute by
+    default); the server-counted rate per interval side by side, then per setup the last interval over the first."""
+    forks = defaultdict(list)
+    for path in map(pathlib.Path, paths):
+        for file in sorted(path.glob("side*.jsonl")) if path.is_dir() else [path]:
+            for line in file.read_text().splitlines():
+                record = json.loads(line)
+                if record.get("kind") == "measurement":
+                    forks[(record["params"].get("setup", ""), record["fork"])].append(record)
+    if not forks:
+        sys.exit("no steady-run records in " + " ".join(paths))
+    runs = {}
+    for (setup, fork), records in sorted(forks.items(), key=lambda item: int(item[0][1].split("-")[-1])):
+        runs[setup] = sorted(records, key=lambda r: r["iteration"])  # a later fork of a setup replaces an earlier
+    setups = [s for s in MATRIX_SETUPS if s in runs] + sorted(set(runs) - set(MATRIX_SETUPS))
+    first = runs[setups[0]][0]
+    seconds = statistics.median(r["seconds"] for run in runs.values() for r in run)
+    print(f"{first['benchmark'].rsplit('.', 1)[-1]} at {first['threads']} threads, "
+          f"topology {first['params'].get('topology', 'standalone')}; one fork per setup, the setups one after "
+          f"another (not simultaneously); intervals of {seconds:.0f} s. Server k/s: SET and GET counted by the "
+          f"masters over each interval. *: other processes used more than {DISTURBED_CORES} cores in that "
+          f"interval.\n")
+    print("| Interval | " + " | ".join(f"`{setup}` k/s" for setup in setups) + " |")
+    print("|---" * (1 + len(setups)) + "|")
+    for index in range(max(len(run) for run in runs.values())):
+        cells = []
+        for setup in setups:
+            run = runs[setup]
+            if index < len(run):
+                record = run[index]
+                mark = "*" if record.get("otherCpuCores", 0) > DISTURBED_CORES else ""
+                cells.append(f"{record['serverOpsPerSec'] / 1000:.1f}{mark}")
+            else:
+                cells.append("-")
+        print(f"| {index + 1} ({index * seconds:.0f}-{(index + 1) * seconds:.0f} s) | " + " | ".join(cells) + " |")
+    print()
+    print("| Setup | intervals | first k/s | last k/s | last / first | lowest k/s (interval) | highest k/s (interval) "
+          "| p99 µs first → last | client µs/cmd first → last | other processes, max cores |")
+    print("|---" * 10 + "|")
+    for setup in setups:
+        run = runs[setup]
+        rates = [r["serverOpsPerSec"] for r in run]
+        low, high = rates.index(min(rates)), rates.index(max(rates))
+        p99 = f"{fmt(run[0].get('p99Us'), 0)} → {fmt(run[-1].get('p99Us'), 0)}"
+        client = f"{fmt(run[0].get('clientCpuUsPerOp'), 1)} → {fmt(run[-1].get('clientCpuUsPerOp'), 1)}"
+        others = max(r.get("otherCpuCores", 0) for r in run)
+        print(f"| `{setup}` | {len(run)} | {rates[0] / 1000:.1f}k | {rates[-1] / 1000:.1f}k | "
+              f"{rates[-1] / rates[0]:.2f}x | {rates[low] / 1000:.1f}k ({low + 1}) | {rates[high] / 1000:.1f}k "
+              f"({high + 1}) | {p99} | {client} | {others:.2f} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", action="append", help="setup the ratios are taken to, the first one a group "
                         "has (default: boot-lettuce-pool2, then netty)")
     parser.add_argument("--pair", action="append", default=[], help="A/B: A against B, paired by round")
     parser.add_argument("--matrix", action="store_true", help="the MatrixBenchmark table of scripts/matrix.sh")
+    parser.add_argument("--steady", action="store_true", help="the per-interval table of scripts/steady.sh")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
+    if args.steady:
+        steady(args.paths)
+        return
     baselines = args.baseline or ["boot-lettuce-pool2", "netty"]
     rows, jmh = read(args.paths)
     if not rows and not jmh:
