@@ -44,6 +44,14 @@ bench: prerequisites
 	@command -v python3 >/dev/null 2>&1 || { apt-get update && apt-get install -y python3; }
 	bash benchmarks/scripts/matrix.sh $(if $(QUICK),--quick)
 
+# The steady run (benchmarks/scripts/steady.sh): stock Boot, the default and the multi mode one after another, each
+# 10 minutes of 80/20 GET/SET at 60 threads against a 3-master, 3-replica cluster of its own, the throughput per minute
+# and the last minute over the first in benchmarks/results/steady/steady.md; about 33 minutes. MINUTES=N shortens it.
+.PHONY: bench-steady
+bench-steady: prerequisites
+	@command -v python3 >/dev/null 2>&1 || { apt-get update && apt-get install -y python3; }
+	bash benchmarks/scripts/steady.sh
+
 .PHONY: bench-modes
 bench-modes: prerequisites
 	@command -v python3 >/dev/null 2>&1 || { apt-get update && apt-get install -y python3; }

@@ -3,15 +3,20 @@
 # count) for stock Spring Boot, lettuce-tuning's default mode and its multi mode, one fork each, back to back, in the
 # order stock, default, multi in odd rounds and multi, default, stock in even ones, so neither side always goes first.
 # Every cell is closed-loop but openloop at 16 threads: SETs at a fixed total rate, latencies from when each was due.
-# Then it prints the summary of scripts/summarize.py --matrix and writes it to the results directory.
+# The cluster cells (SET, GET and 80/20 at 16 and 200 threads) run against a Redis Cluster of 3 masters with one
+# replica each instead of one redis-server, each fork its own, the applications configured with
+# spring.data.redis.cluster.nodes; the masters count the commands. Then it prints the summary of scripts/summarize.py --matrix and writes it to the results directory.
 #
 # Usage: benchmarks/scripts/matrix.sh [--quick] [--no-build] [--report-only] [ROUNDS]
 #   --quick        the headline cells only (SET and 80/20 GET/SET at 16 and 200 threads, GET at 200, reactive at 1,
-#                  open loop at 16), with short iterations, 3 rounds unless ROUNDS says otherwise
+#                  open loop at 16, and 80/20 on the cluster at 200), with short iterations, 3 rounds unless ROUNDS
+#                  says otherwise
 #   --no-build     use the jar as built
 #   --report-only  only print the summary of the results already in the results directory
 #   ROUNDS         number of rounds (default 5; --quick 3)
 # Environment: CELLS replaces the cells, e.g. CELLS='16:set 200:set|mget' (threads:workloads, | between workloads);
+# a workload prefixed cluster- runs on the cluster (CELLS='16:cluster-set|cluster-mix': -p topology=cluster), and a
+# cell's workloads must all be on one topology;
 # ITERATIONS replaces the warm-up and measurement options of every cell (e.g. '-wi 0 -i 1 -r 2s'); JMH_ARGS is
 # appended to every JMH command line (not for iterations: JMH refuses an option given twice); JVM options
 # go in its -jvmArgsPrepend, not -jvmArgsAppend, which the script passes already (given twice, JMH would keep each
@@ -20,20 +25,28 @@
 # QUIET_MAX_WAIT how many seconds a measurement iteration may wait for other processes to go quiet (default 10,
 # 0: never); SETUPS replaces stock,default,multi, adding any setup of ClientSetups to split a difference (e.g.
 # SETUPS=stock,default,tuning-shared-unmerged; the ratios need stock among them); RESULTS the results directory
-# (default benchmarks/results/matrix); JAVA picks the JVM. The virtual workload (200 virtual threads calling, at -t 1)
+# (default benchmarks/results/matrix); JAVA picks the JVM, JAVA_OPTS adds options to the JMH host JVM (e.g.
+# -Djmh.ignoreLock=true for a smoke run next to another JMH run); MAVEN_ARGS, which Maven reads itself, adds options
+# to the build (e.g. MAVEN_ARGS='-o -Dmaven.repo.local=...'). The virtual workload (200 virtual threads calling, at -t 1)
 # needs JDK 21 or later and is in no default cell: JAVA=<JDK 21+ java> CELLS='1:virtual 200:set' compares it with
 # 200 platform threads.
 #
 # Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
-# application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting):
-#   full:   21 cells (7 workloads at 1 and 16 threads, all but reactive at 200, open loop at 16) x 3 setups x 5 rounds
-#           = 315 forks x (1 x 3 s warmup + 2 x 3 s measurement + 7 s) = 315 x 16 s, plus 6 s more warm-up in each of
-#           the 15 open-loop forks, about 87 minutes; the paired rounds, not long forks, carry the comparison (2 x 3 s
-#           warmup and 3 x 3 s measurement: about 115 minutes)
-#   --quick: 7 cells x 3 setups x 3 rounds = 63 forks x (1 x 2 s warmup + 2 x 2 s measurement + 7 s) = 63 x 13 s,
-#           plus 4 s more warm-up in each of the 9 open-loop forks, about 14 minutes (a fork of SET at 200 threads took
-#           16.5 s on a machine busy with builds: 17 minutes)
-# Every fork starts and stops its own redis-server (redis-server must be on the PATH); nothing else is started.
+# application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting; a cluster fork
+# about 6 s more: 18 smoke forks of the cluster cells took 20.1 s each against 13.7 s for the same cells standalone,
+# on a machine busy with other builds, the six nodes, the cluster's creation and the keys 2.9 to 5.8 s of it):
+#   full:   21 standalone cells (7 workloads at 1 and 16 threads, all but reactive at 200, open loop at 16) x 3 setups
+#           x 5 rounds = 315 forks x (1 x 3 s warmup + 2 x 3 s measurement + 7 s) = 315 x 16 s, plus 6 s more warm-up
+#           in each of the 15 open-loop forks, about 87 minutes; then 6 cluster cells (3 workloads at 16 and 200
+#           threads) x 3 setups x 5 rounds = 90 forks x (16 s + 6 s), about 33 minutes: about 120 minutes in all. The
+#           paired rounds, not long forks, carry the comparison (2 x 3 s warmup and 3 x 3 s measurement: about 155
+#           minutes)
+#   --quick: 7 standalone cells x 3 setups x 3 rounds = 63 forks x (1 x 2 s warmup + 2 x 2 s measurement + 7 s) =
+#           63 x 13 s, plus 4 s more warm-up in each of the 9 open-loop forks, about 14 minutes, and 1 cluster cell x
+#           3 setups x 3 rounds = 9 forks x (13 s + 6 s), about 3 minutes: about 17 minutes (a fork of SET at 200
+#           threads took 16.5 s on a machine busy with builds: 21 minutes)
+# Every fork starts and stops its own redis-server, or the six of its cluster (redis-server and, for the cluster,
+# redis-cli must be on the PATH); nothing else is started.
 # Output: JMH JSON per round and cell (jmh-matrix-cC-tT-rNN.json) and the harness's side file
 # (side-matrix.jsonl), both untracked, and summary.md.
 set -euo pipefail
@@ -68,7 +81,7 @@ done
 # second's on every side; it still does with the longer warm-up, so the JIT is not the whole cause
 # (docs/benchmarks/results.md, "Earlier runs of the same cells").
 if $quick; then
-	cells=("1:reactive" "16:set|mix" "16:openloop" "200:set|mix|get")
+	cells=("1:reactive" "16:set|mix" "16:openloop" "200:set|mix|get" "200:cluster-mix")
 	warmup=(-wi 1 -w 2s)
 	open_loop_warmup=(-wi 3 -w 2s)
 	measurement=(-i 2 -r 2s)
@@ -77,7 +90,9 @@ else
 	# No reactive cell at 200 threads: 200 x 1,000 operations in flight queue for longer than the 2 s command
 	# timeout at any rate under 100k/s, so it would measure timeouts, not the client.
 	all="set|get|mix|large|mget|pipelined"
-	cells=("1:$all|reactive" "16:$all|reactive" "16:openloop" "200:$all")
+	# The cluster section: SET, GET and 80/20 on a 3-master, 3-replica cluster, each fork its own.
+	on_cluster="cluster-set|cluster-get|cluster-mix"
+	cells=("1:$all|reactive" "16:$all|reactive" "16:openloop" "200:$all" "16:$on_cluster" "200:$on_cluster")
 	warmup=(-wi 1 -w 3s)
 	open_loop_warmup=(-wi 3 -w 3s)
 	measurement=(-i 2 -r 3s)
@@ -93,6 +108,8 @@ if [[ -n "${CELLS:-}" ]]; then
 fi
 # shellcheck disable=SC2206
 extra=(${JMH_ARGS:-})
+# shellcheck disable=SC2206
+java_opts=(${JAVA_OPTS:-})
 open_loop="${OPEN_LOOP_RATE:+ -Dlettuce.bench.open-loop.rate=$OPEN_LOOP_RATE}"
 
 log() {
@@ -114,10 +131,25 @@ if $benchmarks; then
 			cell="${cells[$index]}"
 			threads="${cell%%:*}"
 			workloads="${cell#*:}"
+			# cluster-set|cluster-mix: the methods set and mix with -p topology=cluster
+			IFS='|' read -ra names <<< "$workloads"
+			clustered=0
+			for name in "${names[@]}"; do
+				if [[ "$name" == cluster-* ]]; then clustered=$((clustered + 1)); fi
+			done
+			topology=standalone
+			if (( clustered == ${#names[@]} )); then
+				topology=cluster
+				workloads="${workloads//cluster-/}"
+			elif (( clustered > 0 )); then
+				echo "Cell $cell mixes cluster and standalone workloads: give each topology a cell of its own" >&2
+				exit 2
+			fi
 			cell_warmup=("${warmup[@]}")
 			if [[ "$workloads" == openloop ]]; then cell_warmup=("${open_loop_warmup[@]}"); fi
-			log "Round $round of $rounds, $threads threads: $workloads ($setups)"
-			"$JAVA" -jar "$JAR" "${MATRIX}\.($workloads)\$" -t "$threads" -f 1 -p "setup=$setups" \
+			log "Round $round of $rounds, $threads threads: $workloads on $topology ($setups)"
+			"$JAVA" "${java_opts[@]}" -jar "$JAR" "${MATRIX}\.($workloads)\$" -t "$threads" -f 1 \
+				-p "setup=$setups" -p "topology=$topology" \
 				"${cell_warmup[@]}" "${measurement[@]}" -prof gc -rf json \
 				-rff "$RESULTS/jmh-matrix-c$index-t$threads-r$(printf %02d "$round").json" \
 				-jvmArgsAppend "-Dlettuce.bench.side-file=$RESULTS/side-matrix.jsonl -Dlettuce.bench.round=$round \

@@ -12,7 +12,14 @@ setup, the server-counted rate, the default and multi modes' ratio to stock pair
 rounds won), latency percentiles and their p99 ratio to stock, and client and server CPU per command; below it, for
 the open-loop cell, the target rate and how far each setup fell behind its schedule.
 
-Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] [--matrix] FILE_OR_DIRECTORY...
+With --steady (the results of scripts/steady.sh), the server-counted rate of each interval (a minute by default) per
+setup, then per setup the first and last interval, their ratio, the lowest and highest interval, and p99 and client CPU
+per command in the first and last interval.
+
+MatrixBenchmark's cluster cells (-p topology=cluster) are named cluster-set, cluster-get, cluster-mix, and --matrix
+prints them in a table of their own.
+
+Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] [--matrix | --steady] FILE_OR_DIRECTORY...
 Iterations during which other processes used more than 0.25 cores are left out when their fork has quieter ones.
 """
 import argparse
@@ -30,7 +37,13 @@ COST = [("client µs/op", "clientCpuUsPerOp", 1), ("redis µs/op", "serverCpuUsP
 
 
 def key_of(benchmark, params, threads):
-    return benchmark.rsplit(".", 2)[-2] + "." + benchmark.rsplit(".", 1)[-1], threads, ",".join(params.values())
+    """(Class.method, threads, params): MatrixBenchmark's topology goes into the method, cluster-set for set on a
+    cluster, so that the params name the setup alone."""
+    params = dict(params)
+    method = benchmark.rsplit(".", 1)[-1]
+    if params.pop("topology", "standalone") == "cluster":
+        method = "cluster-" + method
+    return benchmark.rsplit(".", 2)[-2] + "." + method, threads, ",".join(params.values())
 
 
 def spread(values):
@@ -98,7 +111,8 @@ def sign_test(wins, rounds):
 
 
 MATRIX_SETUPS = ("stock", "default", "multi")
-MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop", "virtual")
+MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop", "virtual",
+                    "cluster-set", "cluster-get", "cluster-mix")
 # MatrixBenchmark.VIRTUAL_CALLERS: the virtual cell runs at 1 JMH thread, which starts that many callers.
 VIRTUAL_CALLERS = 200
 
@@ -142,14 +156,33 @@ def matrix_setups(rows):
     return [s for s in MATRIX_SETUPS if s in present] + sorted(present - set(MATRIX_SETUPS))
 
 
+def is_cluster(cell):
+    return cell[0].split(".")[1].startswith("cluster-")
+
+
 def matrix(rows):
-    """One row per cell and setup of MatrixBenchmark, the modes against stock paired by round."""
-    print("| Cell | setup | rounds | server k/s | vs stock, paired median [min-max] | rounds won (sign test) "
-          "| p50 µs | p99 µs | p99.9 µs | p99 vs stock (paired) | client µs/cmd | redis µs/cmd | dropped |")
-    print("|---" * 13 + "|")
+    """One row per cell and setup of MatrixBenchmark, the modes against stock paired by round; the cluster cells in a
+    table of their own."""
     cells = sorted({(key[0], key[1]) for key in rows if key[0].startswith("MatrixBenchmark.")},
                    key=lambda cell: (MATRIX_WORKLOADS.index(cell[0].split(".")[1])
                                      if cell[0].split(".")[1] in MATRIX_WORKLOADS else 99, cell[1]))
+    standalone = [cell for cell in cells if not is_cluster(cell)]
+    cluster = [cell for cell in cells if is_cluster(cell)]
+    if standalone:
+        matrix_table(rows, standalone)
+    if cluster:
+        if standalone:
+            print()
+        print("Cluster cells: 3 masters with one replica each, every fork its own cluster; server k/s counts the "
+              "masters' commands, redis µs/cmd the CPU time of all six nodes per command.\n")
+        matrix_table(rows, cluster)
+    open_loop(rows, standalone)
+
+
+def matrix_table(rows, cells):
+    print("| Cell | setup | rounds | server k/s | vs stock, paired median [min-max] | rounds won (sign test) "
+          "| p50 µs | p99 µs | p99.9 µs | p99 vs stock (paired) | client µs/cmd | redis µs/cmd | dropped |")
+    print("|---" * 13 + "|")
     for benchmark, threads in cells:
         base = rows.get((benchmark, threads, "stock"))
         for setup in matrix_setups(rows):
@@ -174,7 +207,6 @@ def matrix(rows):
                   f"{rate[0] / 1000:.1f}k [{rate[1] / 1000:.1f}-{rate[2] / 1000:.1f}] | {ratio} | {won} | "
                   f"{fmt(p50, 0)} | {fmt(p99, 0)} | {fmt(p999, 0)} | {p99_ratio} | {fmt(client, 1)} | "
                   f"{fmt(server, 2)} | {row['dropped']} |")
-    open_loop(rows, cells)
 
 
 def open_loop(rows, cells):
@@ -200,14 +232,70 @@ def open_loop(rows, cells):
               f"{late:.2%} | {lag:,.0f} |")
 
 
+def steady(paths):
+    """The steady run of scripts/steady.sh: one fork per setup, each measurement iteration one interval (a minute by
+    default); the server-counted rate per interval side by side, then per setup the last interval over the first."""
+    forks = defaultdict(list)
+    for path in map(pathlib.Path, paths):
+        for file in sorted(path.glob("side*.jsonl")) if path.is_dir() else [path]:
+            for line in file.read_text().splitlines():
+                record = json.loads(line)
+                if record.get("kind") == "measurement":
+                    forks[(record["params"].get("setup", ""), record["fork"])].append(record)
+    if not forks:
+        sys.exit("no steady-run records in " + " ".join(paths))
+    runs = {}
+    for (setup, fork), records in sorted(forks.items(), key=lambda item: int(item[0][1].split("-")[-1])):
+        runs[setup] = sorted(records, key=lambda r: r["iteration"])  # a later fork of a setup replaces an earlier
+    setups = [s for s in MATRIX_SETUPS if s in runs] + sorted(set(runs) - set(MATRIX_SETUPS))
+    first = runs[setups[0]][0]
+    seconds = statistics.median(r["seconds"] for run in runs.values() for r in run)
+    print(f"{first['benchmark'].rsplit('.', 1)[-1]} at {first['threads']} threads, "
+          f"topology {first['params'].get('topology', 'standalone')}; one fork per setup, the setups one after "
+          f"another (not simultaneously); intervals of {seconds:.0f} s. Server k/s: SET and GET counted by the "
+          f"masters over each interval. *: other processes used more than {DISTURBED_CORES} cores in that "
+          f"interval.\n")
+    print("| Interval | " + " | ".join(f"`{setup}` k/s" for setup in setups) + " |")
+    print("|---" * (1 + len(setups)) + "|")
+    for index in range(max(len(run) for run in runs.values())):
+        cells = []
+        for setup in setups:
+            run = runs[setup]
+            if index < len(run):
+                record = run[index]
+                mark = "*" if record.get("otherCpuCores", 0) > DISTURBED_CORES else ""
+                cells.append(f"{record['serverOpsPerSec'] / 1000:.1f}{mark}")
+            else:
+                cells.append("-")
+        print(f"| {index + 1} ({index * seconds:.0f}-{(index + 1) * seconds:.0f} s) | " + " | ".join(cells) + " |")
+    print()
+    print("| Setup | intervals | first k/s | last k/s | last / first | lowest k/s (interval) | highest k/s (interval) "
+          "| p99 µs first → last | client µs/cmd first → last | other processes, max cores |")
+    print("|---" * 10 + "|")
+    for setup in setups:
+        run = runs[setup]
+        rates = [r["serverOpsPerSec"] for r in run]
+        low, high = rates.index(min(rates)), rates.index(max(rates))
+        p99 = f"{fmt(run[0].get('p99Us'), 0)} → {fmt(run[-1].get('p99Us'), 0)}"
+        client = f"{fmt(run[0].get('clientCpuUsPerOp'), 1)} → {fmt(run[-1].get('clientCpuUsPerOp'), 1)}"
+        others = max(r.get("otherCpuCores", 0) for r in run)
+        print(f"| `{setup}` | {len(run)} | {rates[0] / 1000:.1f}k | {rates[-1] / 1000:.1f}k | "
+              f"{rates[-1] / rates[0]:.2f}x | {rates[low] / 1000:.1f}k ({low + 1}) | {rates[high] / 1000:.1f}k "
+              f"({high + 1}) | {p99} | {client} | {others:.2f} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", action="append", help="setup the ratios are taken to, the first one a group "
                         "has (default: boot-lettuce-pool2, then netty)")
     parser.add_argument("--pair", action="append", default=[], help="A/B: A against B, paired by round")
     parser.add_argument("--matrix", action="store_true", help="the MatrixBenchmark table of scripts/matrix.sh")
+    parser.add_argument("--steady", action="store_true", help="the per-interval table of scripts/steady.sh")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
+    if args.steady:
+        steady(args.paths)
+        return
     baselines = args.baseline or ["boot-lettuce-pool2", "netty"]
     rows, jmh = read(args.paths)
     if not rows and not jmh:

@@ -14,6 +14,7 @@ import io.github.lettucetuning.benchmarks.support.KeySpace;
 import io.github.lettucetuning.benchmarks.support.OpenLoopSchedule;
 import io.github.lettucetuning.benchmarks.support.OperationLatencies;
 import io.github.lettucetuning.benchmarks.support.RedisBenchmarkState;
+import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,7 +35,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ReactiveValueOperations;
 import org.springframework.data.redis.core.RedisCallback;
@@ -58,6 +63,12 @@ import org.springframework.data.redis.core.ValueOperations;
  * completes. The {@code openloop} cell issues SETs at a fixed rate instead (see
  * {@link OpenLoopSchedule}) and records each latency from when the operation was due, so
  * its percentiles are what callers arriving at that rate would see.
+ * <p>
+ * With {@code -p topology=cluster}, each fork starts a Redis Cluster of its own (three
+ * masters, three replicas, see {@link RedisBenchmarkState}) and the application of every
+ * setup gets {@code spring.data.redis.cluster.nodes}, so Spring Boot builds its cluster
+ * connection factory, stock and lettuce-tuning's alike; the keys spread over the slots of
+ * all three masters, whose command counts are summed.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -115,6 +126,13 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	@Param({ "stock", "default", "multi" })
 	public String setup = "";
 
+	/**
+	 * {@code standalone}: one redis-server; {@code cluster}: three masters with one
+	 * replica each.
+	 */
+	@Param({ "standalone" })
+	public String topology = "standalone";
+
 	private @Nullable TemplateOps ops;
 
 	private @Nullable StringRedisTemplate template;
@@ -134,6 +152,25 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	}
 
 	@Override
+	protected boolean cluster() {
+		return switch (this.topology) {
+			case "standalone" -> false;
+			case "cluster" -> true;
+			default -> throw new IllegalArgumentException("Unknown topology " + this.topology);
+		};
+	}
+
+	@Override
+	protected void openClusterClient(List<String> nodes) throws ReflectiveOperationException {
+		// Boot prefers cluster.nodes to host and port, which SpringSetup sets too; as a
+		// system property it reaches only this fork's application.
+		System.setProperty("spring.data.redis.cluster.nodes", String.join(",", nodes));
+		String first = nodes.get(0);
+		int colon = first.lastIndexOf(':');
+		openClient(first.substring(0, colon), Integer.parseInt(first.substring(colon + 1)));
+	}
+
+	@Override
 	protected void openClient(String host, int port) throws ReflectiveOperationException {
 		String name = clientSetup(this.setup);
 		// Each fork is a JVM of its own: the property reaches only this setup's
@@ -150,6 +187,9 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		for (String key : LARGE_KEY_NAMES) {
 			values.set(key, LARGE_VALUE);
 		}
+		if (cluster()) {
+			describeCluster(context);
+		}
 		checkObservation(context);
 		this.virtualThreads = openVirtualThreads();
 	}
@@ -164,6 +204,34 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 			throw new IllegalStateException("Setup " + this.setup + " has a MeterRegistry: " + registry
 					+ ", lettuce-tuning's meters: " + tuningMeters);
 		}
+		RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
+		boolean clusterAware = factory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+		if (clusterAware != cluster()) {
+			throw new IllegalStateException("Setup " + this.setup + " on topology " + this.topology + " got "
+					+ factory.getClass().getName() + (clusterAware ? ", cluster-aware" : ", not cluster-aware"));
+		}
+	}
+
+	// In a cluster, which factory routes the commands and, for lettuce-tuning, over how
+	// many cluster connections (multi mode's members), once the large keys were written
+	// through them.
+	private void describeCluster(ConfigurableApplicationContext context) {
+		RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
+		int masters = 0;
+		try (RedisClusterConnection connection = factory.getClusterConnection()) {
+			for (RedisClusterNode node : connection.clusterGetNodes()) {
+				if (node.isMaster() && !node.getSlotRange().getSlots().isEmpty()) {
+					masters++;
+				}
+			}
+		}
+		String shared = "one shared cluster connection";
+		if (factory instanceof LettuceTuningConnectionFactory tuning) {
+			shared = "mode " + tuning.getMode() + ", " + tuning.getSharedConnectionCount() + " shared connections: "
+					+ tuning.getSharedConnections().stream().map((c) -> c.getClass().getSimpleName()).toList();
+		}
+		System.err.printf("[matrix] setup %s: %s, %d masters serving slots; %s%n", this.setup,
+				factory.getClass().getSimpleName(), masters, shared);
 	}
 
 	// What the application measures per command goes to the log, to read next to the

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.benchmarks.support;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -54,15 +55,16 @@ public final class IterationRecorder implements AutoCloseable {
 	 * @param server the counters of the trial's server
 	 * @param benchmark the JMH parameters of the trial
 	 * @param sideFile where records go
-	 * @param serverPid the pid of the server, to tell its CPU use from that of others
+	 * @param serverPids the pids of the servers (one, or every node of a cluster), to
+	 * tell their CPU use from that of others
 	 * @param latencies the latencies the benchmark records, reported per iteration
 	 */
-	public IterationRecorder(ServerCounter server, BenchmarkParams benchmark, SideFile sideFile, long serverPid,
+	public IterationRecorder(ServerCounter server, BenchmarkParams benchmark, SideFile sideFile, List<Long> serverPids,
 			OperationLatencies latencies) {
 		this.server = server;
 		this.latencies = latencies;
 		this.sideFile = sideFile;
-		this.quietMachine = new QuietMachine(serverPid);
+		this.quietMachine = new QuietMachine(serverPids);
 		this.trial = trialFields(benchmark, server.redisVersion());
 	}
 

@@ -36,6 +36,15 @@ public final class KeySpace {
 	}
 
 	/**
+	 * Return a key by its index.
+	 * @param index from 0 to {@value #SIZE} - 1
+	 * @return the key
+	 */
+	public static String key(int index) {
+		return KEYS[index];
+	}
+
+	/**
 	 * Return a random key.
 	 * @return a key of 16 bytes
 	 */

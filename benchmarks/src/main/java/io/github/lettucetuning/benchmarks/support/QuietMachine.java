@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import com.sun.management.OperatingSystemMXBean;
 
@@ -12,7 +13,8 @@ import com.sun.management.OperatingSystemMXBean;
  * Waits, before an iteration, until other processes leave the machine alone: on a shared
  * 2-core machine a build running next to the benchmark skews it by tens of percent. The
  * load of others is the machine's busy CPU time minus that of this JVM and of the
- * benchmark's redis-server. The wait is capped; how long it took is recorded.
+ * benchmark's redis-server processes (one, or every node of a cluster). The wait is
+ * capped; how long it took is recorded.
  * <p>
  * System properties: {@value #MAX_WAIT_PROPERTY} (seconds, default 10, 0 switches the
  * wait off) and {@value #THRESHOLD_PROPERTY} (cores, default 0.2).
@@ -33,14 +35,14 @@ final class QuietMachine {
 	private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory
 		.getOperatingSystemMXBean();
 
-	private final long serverPid;
+	private final List<Long> serverPids;
 
 	private final Duration maxWait;
 
 	private final double threshold;
 
-	QuietMachine(long serverPid) {
-		this.serverPid = serverPid;
+	QuietMachine(List<Long> serverPids) {
+		this.serverPids = List.copyOf(serverPids);
 		this.maxWait = Duration.ofSeconds(Long.getLong(MAX_WAIT_PROPERTY, 10));
 		this.threshold = Double.parseDouble(System.getProperty(THRESHOLD_PROPERTY, "0.2"));
 	}
@@ -73,7 +75,7 @@ final class QuietMachine {
 	private double othersCores(Duration window) {
 		long machineStart = MachineCpu.busyNanos();
 		long ownStart = OS.getProcessCpuTime();
-		long serverStart = processCpuNanos(this.serverPid);
+		long serverStart = serversCpuNanos();
 		long wallStart = System.nanoTime();
 		try {
 			Thread.sleep(window.toMillis());
@@ -84,11 +86,23 @@ final class QuietMachine {
 		}
 		long machine = MachineCpu.busyNanos() - machineStart;
 		long own = OS.getProcessCpuTime() - ownStart;
-		long server = processCpuNanos(this.serverPid) - serverStart;
+		long server = serversCpuNanos() - serverStart;
 		if (machineStart < 0 || serverStart < 0) {
 			return -1;
 		}
 		return (machine - own - server) / (double) (System.nanoTime() - wallStart);
+	}
+
+	private long serversCpuNanos() {
+		long total = 0;
+		for (long pid : this.serverPids) {
+			long nanos = processCpuNanos(pid);
+			if (nanos < 0) {
+				return -1;
+			}
+			total += nanos;
+		}
+		return total;
 	}
 
 	private static long processCpuNanos(long pid) {

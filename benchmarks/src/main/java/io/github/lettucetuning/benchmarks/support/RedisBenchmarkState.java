@@ -1,8 +1,17 @@
 package io.github.lettucetuning.benchmarks.support;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.server.RedisServerLauncher;
 import io.github.lettucetuning.testsupport.server.RespClient;
+import io.github.lettucetuning.testsupport.topology.ClusterNodeInfo;
+import io.github.lettucetuning.testsupport.topology.ClusterSlots;
+import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -18,13 +27,22 @@ import org.openjdk.jmh.infra.IterationParams;
  * the client under test and records server-side counters per iteration (see
  * {@link IterationRecorder}). Subclasses open and close their client; they declare no
  * {@code @Setup} or {@code @TearDown} methods of their own, so the order is fixed here.
+ * <p>
+ * A subclass whose {@link #cluster()} says so gets a Redis Cluster instead: six
+ * redis-server processes on free loopback ports, three masters with one replica each
+ * ({@link RedisClusterTopology}), the keys written to the masters that serve their slots,
+ * and commands counted on the masters (see {@link ServerCounter}).
  */
 @State(Scope.Benchmark)
 public abstract class RedisBenchmarkState {
 
 	private static final int MSET_CHUNK = 1000;
 
+	private static final int SET_CHUNK = 1000;
+
 	private @Nullable RedisNode node;
+
+	private @Nullable RedisClusterTopology cluster;
 
 	private @Nullable IterationRecorder recorder;
 
@@ -37,6 +55,10 @@ public abstract class RedisBenchmarkState {
 	 */
 	@Setup(Level.Trial)
 	public final void startTrial(BenchmarkParams benchmark) throws Exception {
+		if (cluster()) {
+			startCluster(benchmark);
+			return;
+		}
 		RedisNode started = new RedisServerLauncher().start();
 		this.node = started;
 		try (RespClient admin = started.connect()) {
@@ -45,8 +67,55 @@ public abstract class RedisBenchmarkState {
 			}
 		}
 		this.recorder = new IterationRecorder(new ServerCounter(started), benchmark, SideFile.fromSystemProperty(),
-				started.pid(), this.latencies);
+				List.of(started.pid()), this.latencies);
 		openClient(started.host(), started.port());
+	}
+
+	private void startCluster(BenchmarkParams benchmark) throws Exception {
+		long start = System.nanoTime();
+		RedisClusterTopology started = RedisClusterTopology.start();
+		this.cluster = started;
+		List<RedisNode> masters = started.masters();
+		List<RedisNode> replicas = started.replicas();
+		Map<RedisNode, Integer> keysPerMaster = writeKeys(started);
+		System.err.printf(
+				"[cluster] %d masters, %d replicas started and %d keys written in %.1f s; keys per master: %s%n",
+				masters.size(), replicas.size(), KeySpace.SIZE, (System.nanoTime() - start) / 1e9,
+				keysPerMaster.values());
+		List<Long> pids = started.nodes().stream().map(RedisNode::pid).toList();
+		this.recorder = new IterationRecorder(new ServerCounter(masters, replicas), benchmark,
+				SideFile.fromSystemProperty(), pids, this.latencies);
+		openClusterClient(started.nodes().stream().map((node) -> node.host() + ":" + node.port()).toList());
+	}
+
+	// MSET would fail with CROSSSLOT: each key goes to the master serving its slot,
+	// pipelined in chunks.
+	private static Map<RedisNode, Integer> writeKeys(RedisClusterTopology cluster) {
+		List<ClusterNodeInfo> view = cluster.clusterNodes();
+		Map<Integer, RedisNode> byPort = new HashMap<>();
+		cluster.nodes().forEach((node) -> byPort.put(node.port(), node));
+		Map<RedisNode, List<String>> keys = new LinkedHashMap<>();
+		for (int i = 0; i < KeySpace.SIZE; i++) {
+			String key = KeySpace.key(i);
+			int slot = ClusterSlots.slotFor(key);
+			ClusterNodeInfo owner = view.stream()
+				.filter((entry) -> entry.isMaster() && entry.ownsSlot(slot))
+				.findFirst()
+				.orElseThrow(() -> new IllegalStateException("No master serves slot " + slot));
+			keys.computeIfAbsent(byPort.get(owner.port()), (node) -> new ArrayList<>()).add(key);
+		}
+		Map<RedisNode, Integer> counts = new LinkedHashMap<>();
+		keys.forEach((master, owned) -> {
+			try (RespClient admin = master.connect()) {
+				for (int from = 0; from < owned.size(); from += SET_CHUNK) {
+					List<String> chunk = owned.subList(from, Math.min(owned.size(), from + SET_CHUNK));
+					chunk.forEach((key) -> admin.send("SET", key, KeySpace.VALUE));
+					chunk.forEach((key) -> admin.readReply());
+				}
+			}
+			counts.put(master, owned.size());
+		});
+		return counts;
 	}
 
 	/**
@@ -90,6 +159,10 @@ public abstract class RedisBenchmarkState {
 			if (started != null) {
 				started.stop();
 			}
+			RedisClusterTopology startedCluster = this.cluster;
+			if (startedCluster != null) {
+				startedCluster.close();
+			}
 		}
 	}
 
@@ -109,6 +182,24 @@ public abstract class RedisBenchmarkState {
 	 * @throws Exception if the client cannot be opened
 	 */
 	protected abstract void openClient(String host, int port) throws Exception;
+
+	/**
+	 * Return whether the trial runs against a Redis Cluster instead of one server; read
+	 * once JMH has set the benchmark's parameters.
+	 * @return {@code false} unless a subclass says otherwise
+	 */
+	protected boolean cluster() {
+		return false;
+	}
+
+	/**
+	 * Open the client under test against a cluster.
+	 * @param nodes every node as {@code host:port}, masters and replicas
+	 * @throws Exception if the client cannot be opened
+	 */
+	protected void openClusterClient(List<String> nodes) throws Exception {
+		throw new UnsupportedOperationException(getClass().getSimpleName() + " runs against one server only");
+	}
 
 	/**
 	 * Close the client under test.

@@ -1,5 +1,7 @@
 package io.github.lettucetuning.benchmarks.support;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import io.github.lettucetuning.testsupport.server.RedisInfo;
@@ -9,11 +11,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Samples redis-server's {@code INFO commandstats}, {@code INFO cpu} and
- * {@code INFO stats} over one admin connection kept open for the trial.
+ * {@code INFO stats} over admin connections kept open for the trial: one server, or every
+ * node of a cluster. In a cluster, commands and socket reads and writes are summed over
+ * the masters only (a replica counts the writes its master replicates to it, not client
+ * commands), CPU time over every node (the replicas' share of the work is part of what a
+ * command costs the cluster).
  */
 public final class ServerCounter implements AutoCloseable {
 
-	private final RespClient admin;
+	private final List<RespClient> counted = new ArrayList<>();
+
+	private final List<RespClient> cpuOnly = new ArrayList<>();
 
 	private final String redisVersion;
 
@@ -22,8 +30,24 @@ public final class ServerCounter implements AutoCloseable {
 	 * @param node the node to sample
 	 */
 	public ServerCounter(RedisNode node) {
-		this.admin = node.connect();
-		this.redisVersion = info("server").getOrDefault("redis_version", "unknown");
+		this(List.of(node), List.of());
+	}
+
+	/**
+	 * Open admin connections to the nodes of a cluster.
+	 * @param masters the nodes whose commands are counted: the masters
+	 * @param replicas the nodes whose CPU time is counted too: the replicas
+	 */
+	public ServerCounter(List<RedisNode> masters, List<RedisNode> replicas) {
+		try {
+			masters.forEach((node) -> this.counted.add(node.connect()));
+			replicas.forEach((node) -> this.cpuOnly.add(node.connect()));
+		}
+		catch (RuntimeException ex) {
+			close();
+			throw ex;
+		}
+		this.redisVersion = info(this.counted.get(0), "server").getOrDefault("redis_version", "unknown");
 	}
 
 	/**
@@ -36,22 +60,39 @@ public final class ServerCounter implements AutoCloseable {
 
 	/**
 	 * Sample the counters now.
-	 * @return the sample
+	 * @return the sample, summed over the nodes
 	 */
 	public ServerSample sample() {
-		Map<String, String> commands = info("commandstats");
-		Map<String, String> cpu = info("cpu");
-		Map<String, String> stats = info("stats");
-		double cpuSeconds = Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0"))
-				+ Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"));
-		return new ServerSample(calls(commands.get("cmdstat_set")), calls(commands.get("cmdstat_get")),
-				calls(commands.get("cmdstat_mget")), cpuSeconds,
-				Long.parseLong(stats.getOrDefault("total_reads_processed", "0")),
-				Long.parseLong(stats.getOrDefault("total_writes_processed", "0")));
+		long sets = 0;
+		long gets = 0;
+		long mgets = 0;
+		long reads = 0;
+		long writes = 0;
+		double cpuSeconds = 0;
+		for (RespClient admin : this.counted) {
+			Map<String, String> commands = info(admin, "commandstats");
+			Map<String, String> stats = info(admin, "stats");
+			sets += calls(commands.get("cmdstat_set"));
+			gets += calls(commands.get("cmdstat_get"));
+			mgets += calls(commands.get("cmdstat_mget"));
+			reads += Long.parseLong(stats.getOrDefault("total_reads_processed", "0"));
+			writes += Long.parseLong(stats.getOrDefault("total_writes_processed", "0"));
+			cpuSeconds += cpuSeconds(admin);
+		}
+		for (RespClient admin : this.cpuOnly) {
+			cpuSeconds += cpuSeconds(admin);
+		}
+		return new ServerSample(sets, gets, mgets, cpuSeconds, reads, writes);
 	}
 
-	private Map<String, String> info(String section) {
-		return RedisInfo.parse(this.admin.commandAsString("INFO", section));
+	private static double cpuSeconds(RespClient admin) {
+		Map<String, String> cpu = info(admin, "cpu");
+		return Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0"))
+				+ Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"));
+	}
+
+	private static Map<String, String> info(RespClient admin, String section) {
+		return RedisInfo.parse(admin.commandAsString("INFO", section));
 	}
 
 	// "calls=123,usec=456,usec_per_call=3.70,rejected_calls=0,failed_calls=0"
@@ -69,7 +110,8 @@ public final class ServerCounter implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.admin.close();
+		this.counted.forEach(RespClient::close);
+		this.cpuOnly.forEach(RespClient::close);
 	}
 
 }
