@@ -37,6 +37,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * and the default mode with Spring Boot's {@code lettuce} observation switched off
  * ({@code management.observations.enable.lettuce=false}), the references that show what
  * timing every command through Micrometer's {@code Observation} costs each side.</li>
+ * <li>{@code tuning-shared-boot-observation}: the default mode with its command-meters
+ * fast path off, so that Spring Boot's observation times every command as on stock Boot,
+ * the reference that shows what the fast path saves.</li>
  * <li>{@code tuning-shared-no-long-task-timers}: the default mode with the observation on
  * but without its long-task timers
  * ({@code management.metrics.observations.ignored-meters}), the reference for Boot's
@@ -94,6 +97,8 @@ final class ClientSetups {
 				return spring(SpringSetup.of(), host, port);
 			case "tuning-shared-unobserved":
 				return spring(SpringSetup.of(UNOBSERVED), host, port);
+			case "tuning-shared-boot-observation":
+				return spring(SpringSetup.of("lettuce.tuning.metrics.fast-path.enabled=false"), host, port);
 			case "tuning-shared-no-long-task-timers":
 				return spring(SpringSetup.of("management.metrics.observations.ignored-meters=long-task-timer"), host,
 						port);
