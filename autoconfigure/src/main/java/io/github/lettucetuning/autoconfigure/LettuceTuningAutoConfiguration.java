@@ -24,6 +24,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Auto-configuration of a tuned Lettuce client: tuned client resources and a connection
  * factory whose plain commands share native connections while dedicated work uses a
  * bounded pool.
+ * <p>
+ * The configurations it imports sit in one package per feature, beside the types they
+ * wire. They are public only because Java requires it of a class imported from another
+ * package, as Spring Boot's own cross-package imports are (its
+ * {@code DataSourcePoolMetadataProvidersConfiguration}); applications should not import
+ * them, and their bean methods stay package-private.
  *
  * @since 0.1.0
  */
@@ -37,5 +43,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 		LettuceTuningSentinelConfiguration.class, LettuceTuningSocketConfiguration.class,
 		LettuceTuningResilienceConfiguration.class, LettuceTuningObservationConfiguration.class })
 public final class LettuceTuningAutoConfiguration {
+
+	/**
+	 * The order of every customizer of Lettuce's builders that lettuce-tuning contributes
+	 * (client resources, client options, socket options, Netty): early, so that
+	 * customizers without an order, the usual case for the user's, run after them and
+	 * have the last word.
+	 */
+	public static final int CUSTOMIZER_ORDER = 0;
 
 }

@@ -42,6 +42,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  * provider, usually a bounded {@link DedicatedConnectionPool}. In
  * {@link ConnectionMode#POOLED pooled} mode every operation borrows a dedicated
  * connection.
+ * <p>
+ * Where it departs from Spring Data's contract for {@link LettuceConnectionFactory}: in
+ * shared and multi mode a shared connection found closed is replaced even with
+ * {@link #setValidateConnection(boolean) validation} off (Spring Data replaces it only
+ * when validating), and in multi mode {@link #getSharedConnection()} hands out a
+ * different member of the set on each call, so two operations of one thread need not
+ * share a native connection. See
+ * {@code docs/connection-modes.md#departures-from-spring-datas-contract}.
  *
  * @since 0.1.0
  */

@@ -56,6 +56,8 @@ public final class EffectiveConfigurationReader {
 
 	private final Supplier<EffectiveConfiguration.Health> health;
 
+	private final @Nullable OutageGuard guard;
+
 	/**
 	 * Create a reader.
 	 * @param factory the connection factory
@@ -66,16 +68,22 @@ public final class EffectiveConfigurationReader {
 	 * @param pool the configuration of the dedicated pool, shown when the factory pools
 	 * dedicated connections
 	 * @param health supplies which health indicators are in use
+	 * @param guard the outage guard on the connections, or {@code null} if none is
+	 * installed
+	 * @param commandMeters who records the {@code lettuce} command meters, or
+	 * {@code null} when nothing decided it
 	 */
 	public EffectiveConfigurationReader(LettuceTuningConnectionFactory factory, ClientResources resources,
 			TimerOwner timerOwner, @Nullable EffectiveSocketSettings socketSettings, EffectiveConfiguration.Pool pool,
-			Supplier<EffectiveConfiguration.Health> health, @Nullable CommandObservationPath commandMeters) {
+			Supplier<EffectiveConfiguration.Health> health, @Nullable OutageGuard guard,
+			@Nullable CommandObservationPath commandMeters) {
 		this.factory = factory;
 		this.resources = resources;
 		this.timerOwner = timerOwner;
 		this.socketSettings = socketSettings;
 		this.pool = pool;
 		this.health = health;
+		this.guard = guard;
 		this.commandMeters = (commandMeters != null)
 				? new EffectiveConfiguration.CommandMeters(
 						commandMeters.path().name().toLowerCase(Locale.ROOT).replace('_', '-'), commandMeters.reason())
@@ -94,7 +102,7 @@ public final class EffectiveConfigurationReader {
 	}
 
 	private EffectiveConfiguration.@Nullable Resilience resilience(ClientOptions options) {
-		OutageGuard guard = CompositeNettyCustomizer.find(this.resources.nettyCustomizer(), OutageGuard.class);
+		OutageGuard guard = this.guard;
 		if (guard == null) {
 			return null;
 		}

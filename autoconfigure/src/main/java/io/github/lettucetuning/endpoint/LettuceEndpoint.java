@@ -5,7 +5,6 @@ import io.github.lettucetuning.advice.TuningAdvisor;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.github.lettucetuning.resilience.OutageGuard;
-import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
@@ -30,6 +29,8 @@ public class LettuceEndpoint {
 
 	private final @Nullable ClientEventRecorder recorder;
 
+	private final @Nullable OutageGuard guard;
+
 	private final TuningAdvisor advisor = new TuningAdvisor();
 
 	/**
@@ -38,13 +39,16 @@ public class LettuceEndpoint {
 	 * @param resources the client resources
 	 * @param reader reads the effective configuration
 	 * @param recorder the recorder of client events, if any
+	 * @param guard the outage guard on the connections, or {@code null} if none is
+	 * installed
 	 */
 	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
-			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder) {
+			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard) {
 		this.factory = factory;
 		this.resources = resources;
 		this.reader = reader;
 		this.recorder = recorder;
+		this.guard = guard;
 	}
 
 	/**
@@ -54,9 +58,8 @@ public class LettuceEndpoint {
 	@ReadOperation
 	public LettuceDescriptor lettuce() {
 		EffectiveConfiguration configuration = this.reader.read();
-		OutageGuard guard = CompositeNettyCustomizer.find(this.resources.nettyCustomizer(), OutageGuard.class);
 		return new LettuceDescriptor(configuration,
-				LiveState.of(this.factory, this.resources.timer(), this.recorder, guard),
+				LiveState.of(this.factory, this.resources.timer(), this.recorder, this.guard),
 				this.advisor.advise(configuration));
 	}
 

@@ -137,6 +137,9 @@ final class ConnectionLink {
 		}
 		listUnreachable();
 		String cause = this.stallCause;
+		// Works around Lettuce having no public way to fail the commands a disconnected
+		// connection has buffered: its DENIED (protected-mode) path does it.
+		// docs/upstream.md#fail-fast-through-denied
 		endpoint.notifyException(new RedisUnreachableException(this.server, this.downSince, this.downSinceNanos,
 				(cause != null) ? cause : "disconnected, reconnecting"));
 	}

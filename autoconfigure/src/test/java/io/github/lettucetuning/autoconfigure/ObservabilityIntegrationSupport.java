@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import io.github.lettucetuning.autoconfigure.endpoint.LettuceTuningEndpointAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContributorAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.metrics.LettuceTuningMetricsAutoConfiguration;
+import org.awaitility.Awaitility;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -44,8 +45,7 @@ public final class ObservabilityIntegrationSupport {
 	 * @param description what is awaited, for the failure message
 	 * @param condition the condition
 	 */
-	public static void await(Duration timeout, String description, BooleanSupplier condition)
-			throws InterruptedException {
+	public static void await(Duration timeout, String description, BooleanSupplier condition) {
 		await(timeout, () -> description, condition);
 	}
 
@@ -56,13 +56,11 @@ public final class ObservabilityIntegrationSupport {
 	 * @param description what is awaited, for the failure message
 	 * @param condition the condition
 	 */
-	public static void await(Duration timeout, Supplier<String> description, BooleanSupplier condition)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as(description).isLessThan(deadline);
-			Thread.sleep(20);
-		}
+	public static void await(Duration timeout, Supplier<String> description, BooleanSupplier condition) {
+		Awaitility.await()
+			.atMost(timeout)
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(condition.getAsBoolean()).as(description).isTrue());
 	}
 
 }

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -167,19 +170,22 @@ final class FaultLoad implements AutoCloseable {
 	 * @param max the maximum time to wait
 	 * @return whether the traffic became quiet in time
 	 */
-	boolean awaitQuiet(Duration quiet, Duration max) throws InterruptedException {
-		long deadline = System.nanoTime() + max.toNanos();
-		while (System.nanoTime() < deadline) {
-			long now = System.nanoTime();
-			long lastFailure = this.lastFailureEnd.get();
-			boolean quietSince = lastFailure == Long.MIN_VALUE || now - lastFailure >= quiet.toNanos();
-			if (quietSince && now - this.lastSuccessEnd.get() < Duration.ofMillis(500).toNanos()
-					&& now - this.startNanos >= quiet.toNanos()) {
-				return true;
-			}
-			Thread.sleep(50);
+	boolean awaitQuiet(Duration quiet, Duration max) {
+		try {
+			Awaitility.await().atMost(max).pollInterval(Duration.ofMillis(50)).until(() -> isQuiet(quiet));
+			return true;
 		}
-		return false;
+		catch (ConditionTimeoutException ex) {
+			return false;
+		}
+	}
+
+	private boolean isQuiet(Duration quiet) {
+		long now = System.nanoTime();
+		long lastFailure = this.lastFailureEnd.get();
+		boolean quietSince = lastFailure == Long.MIN_VALUE || now - lastFailure >= quiet.toNanos();
+		return quietSince && now - this.lastSuccessEnd.get() < Duration.ofMillis(500).toNanos()
+				&& now - this.startNanos >= quiet.toNanos();
 	}
 
 	/**

@@ -1,7 +1,7 @@
 package io.github.lettucetuning.connection;
 
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Closed shared connections are replaced, and {@code setValidateConnection(true)} works
@@ -103,12 +104,10 @@ class ConnectionValidationIntegrationTests {
 
 	// The server drops a closed connection from its client list shortly after the client
 	// closes it.
-	private void awaitClients(long expected) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (this.redis.node().countClients(this.clientName) != expected && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
-		assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(expected);
+	private void awaitClients(long expected) {
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(expected));
 	}
 
 	private int killOurClients() throws InterruptedException {

@@ -27,6 +27,7 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Multi mode against a real server: N shared connections, all carrying traffic, dedicated
@@ -219,11 +220,9 @@ class MultiModeIntegrationTests {
 				.doesNotHaveDuplicates();
 			// Connections opened again are closed asynchronously: the server drops them
 			// shortly.
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-			while (clients().size() != 4 + 1 + 4 && System.nanoTime() < deadline) {
-				Thread.sleep(20);
-			}
-			assertThat(clients()).hasSize(4 + 1 + 4);
+			await().atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(20))
+				.untilAsserted(() -> assertThat(clients()).hasSize(4 + 1 + 4));
 		});
 	}
 
@@ -245,20 +244,18 @@ class MultiModeIntegrationTests {
 			.toList();
 	}
 
-	private void awaitCommand(String command, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (clients().stream().filter((client) -> client.cmd().equals(command)).count() < count) {
-			assertThat(System.nanoTime()).as("%d clients in %s", count, command).isLessThan(deadline);
-			Thread.sleep(20);
-		}
+	private void awaitCommand(String command, int count) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(clients().stream().filter((client) -> client.cmd().equals(command)))
+				.as("%d clients in %s", count, command)
+				.hasSizeGreaterThanOrEqualTo(count));
 	}
 
-	private static void awaitSucceeded(AtomicLong succeeded, long target) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (succeeded.get() < target) {
-			assertThat(System.nanoTime()).as("%d commands succeeded", target).isLessThan(deadline);
-			Thread.sleep(10);
-		}
+	private static void awaitSucceeded(AtomicLong succeeded, long target) {
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(succeeded.get()).as("commands succeeded").isGreaterThanOrEqualTo(target));
 	}
 
 }

@@ -28,6 +28,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Pooled mode against a real standalone server: every operation borrows a connection of
@@ -146,11 +147,11 @@ class PooledModeIntegrationTests {
 			assertThat(this.redis.node().countClients(this.clientName)).isEqualTo(2);
 			// The borrowed connection is left open on purpose.
 		});
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.redis.node().countClients(this.clientName) != 0) {
-			assertThat(System.nanoTime()).as("every connection closed").isLessThan(deadline);
-			Thread.sleep(20);
-		}
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(
+					() -> assertThat(this.redis.node().countClients(this.clientName)).as("connections not closed")
+						.isZero());
 	}
 
 	// Holds the pool's only connection in a callback until released, and returns once
@@ -164,7 +165,7 @@ class PooledModeIntegrationTests {
 				sleep(hold);
 				return null;
 			}));
-		await(holding);
+		awaitHolding(holding);
 		return holder;
 	}
 
@@ -186,7 +187,7 @@ class PooledModeIntegrationTests {
 		}
 	}
 
-	private static void await(CountDownLatch latch) {
+	private static void awaitHolding(CountDownLatch latch) {
 		try {
 			assertThat(latch.await(10, TimeUnit.SECONDS)).as("the holder has the connection").isTrue();
 		}

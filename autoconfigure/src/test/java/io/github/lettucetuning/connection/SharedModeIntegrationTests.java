@@ -32,6 +32,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The default mode against a real standalone server: plain commands share one native
@@ -241,32 +242,29 @@ class SharedModeIntegrationTests {
 			.toList();
 	}
 
-	private void awaitBlockedClients(int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (clients().stream().filter((client) -> client.cmd().equals("blpop")).count() < count) {
-			assertThat(System.nanoTime()).as("%d clients blocked in BLPOP", count).isLessThan(deadline);
-			Thread.sleep(20);
-		}
+	private void awaitBlockedClients(int count) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(clients().stream().filter((client) -> client.cmd().equals("blpop")))
+				.as("%d clients blocked in BLPOP", count)
+				.hasSizeGreaterThanOrEqualTo(count));
 	}
 
 	private static DedicatedConnectionPool dedicatedPool(LettuceTuningConnectionFactory factory) {
 		return (DedicatedConnectionPool) factory.getDedicatedConnectionProvider();
 	}
 
-	private static void awaitWaiting(DedicatedConnectionPool pool, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (pool.waitingCount() != count) {
-			assertThat(System.nanoTime()).as("%d callers waiting", count).isLessThan(deadline);
-			Thread.sleep(10);
-		}
+	private static void awaitWaiting(DedicatedConnectionPool pool, int count) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(pool.waitingCount()).as("callers waiting").isEqualTo(count));
 	}
 
-	private void awaitClients(int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.redis.node().countClients(this.clientName) != count) {
-			assertThat(System.nanoTime()).as("%d connections left", count).isLessThan(deadline);
-			Thread.sleep(20);
-		}
+	private void awaitClients(int count) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(this.redis.node().countClients(this.clientName)).as("connections left")
+				.isEqualTo(count));
 	}
 
 	static final class IncrementTwiceInTransaction implements SessionCallback<List<Object>> {

@@ -23,6 +23,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The bounded {@code redis} health check against a real server: up with Boot's
@@ -148,12 +149,10 @@ class LettuceHealthIndicatorIntegrationTests {
 					Duration.ZERO)));
 	}
 
-	private static void awaitStatus(LettuceHealthIndicator indicator, Status status) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (!status.equals(indicator.health().getStatus())) {
-			assertThat(System.nanoTime()).as("health %s within 5 s", status).isLessThan(deadline);
-			Thread.sleep(50);
-		}
+	private static void awaitStatus(LettuceHealthIndicator indicator, Status status) {
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertThat(indicator.health().getStatus()).as("health within 5 s").isEqualTo(status));
 	}
 
 }

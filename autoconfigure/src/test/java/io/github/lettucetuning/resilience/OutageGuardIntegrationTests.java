@@ -39,6 +39,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The outage guard's promises one by one, against a real server: what fails is never sent
@@ -262,10 +263,11 @@ class OutageGuardIntegrationTests {
 					connections.add(client.connect());
 				}
 				this.redis.node().kill();
-				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-				while (delays.getOrDefault(6, List.of()).size() < 20 && System.nanoTime() < deadline) {
-					Thread.sleep(50);
-				}
+				await().atMost(Duration.ofSeconds(20))
+					.pollInterval(Duration.ofMillis(50))
+					.untilAsserted(
+							() -> assertThat(delays.getOrDefault(6, List.of())).as("delays announced before attempt 6")
+								.hasSize(20));
 			}
 			finally {
 				subscription.dispose();
@@ -292,11 +294,9 @@ class OutageGuardIntegrationTests {
 					calls.add(CompletableFuture.runAsync(() -> template.opsForValue().set("queue:" + n, "x")));
 				}
 				OutageGuard guard = context.getBean(OutageGuard.class);
-				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-				while (calls.stream().filter(CompletableFuture::isCompletedExceptionally).count() < 10
-						&& System.nanoTime() < deadline) {
-					Thread.sleep(20);
-				}
+				await().atMost(Duration.ofSeconds(5))
+					.pollInterval(Duration.ofMillis(20))
+					.until(() -> calls.stream().filter(CompletableFuture::isCompletedExceptionally).count() >= 10);
 				assertThat(guard.waitingCommands()).isEqualTo(10);
 				assertThat(calls.stream().filter(CompletableFuture::isCompletedExceptionally)).hasSize(10)
 					.allSatisfy((call) -> assertThat(call).failsWithin(Duration.ZERO)
@@ -313,18 +313,11 @@ class OutageGuardIntegrationTests {
 			});
 	}
 
-	private static void awaitSuccess(StringRedisTemplate template) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (true) {
-			try {
-				template.opsForValue().get("probe");
-				return;
-			}
-			catch (DataAccessException ex) {
-				assertThat(System.nanoTime()).as("Redis answered again within 10 s").isLessThan(deadline);
-				Thread.sleep(50);
-			}
-		}
+	private static void awaitSuccess(StringRedisTemplate template) {
+		await("Redis answered again within 10 s").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.ignoreExceptionsInstanceOf(DataAccessException.class)
+			.untilAsserted(() -> template.opsForValue().get("probe"));
 	}
 
 }

@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link WheelTimer}. Nearly all run the wheel without a worker thread and
@@ -648,12 +649,10 @@ class WheelTimerTests {
 		assertThat(timer.expiredTimeouts()).isEqualTo(4000);
 	}
 
-	private static void awaitSleeping(WheelTimer timer) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!timer.isWorkerSleeping()) {
-			assertThat(System.nanoTime()).as("worker asleep").isLessThan(deadline);
-			Thread.sleep(1);
-		}
+	private static void awaitSleeping(WheelTimer timer) {
+		await("worker asleep").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(1))
+			.until(timer::isWorkerSleeping);
 	}
 
 	@Test

@@ -1,15 +1,12 @@
 package io.github.lettucetuning.autoconfigure.cluster;
 
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Set;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.cluster.ClusterNodeFilter;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 
@@ -54,20 +51,38 @@ final class ClusterOptionsBuilderCustomizer implements LettuceClientOptionsBuild
 				this.nodeFilter.isExcludePossiblyFailed(), this.nodeFilter.isExcludeWithoutAddress()));
 	}
 
-	// A copy of what was set before us, with periodic refresh on.
+	// What was set before us, copied by Lettuce's own copy constructor so that every
+	// field survives, including any a later Lettuce adds; only periodic refresh is
+	// switched on. Lettuce has no mutate() or builder seeded from existing refresh
+	// options (7.5 to 7.7), hence the subclass: docs/upstream.md#cluster-refresh-options
 	private static ClusterTopologyRefreshOptions withDefaultPeriod(ClusterTopologyRefreshOptions current) {
-		ClusterTopologyRefreshOptions.Builder builder = ClusterTopologyRefreshOptions.builder()
-			.enablePeriodicRefresh(DEFAULT_REFRESH_PERIOD)
-			.dynamicRefreshSources(current.useDynamicRefreshSources())
-			.closeStaleConnections(current.isCloseStaleConnections())
-			.adaptiveRefreshTriggersTimeout(current.getAdaptiveRefreshTimeout())
-			.refreshTriggersReconnectAttempts(current.getRefreshTriggersReconnectAttempts());
-		Set<RefreshTrigger> disabled = EnumSet.allOf(RefreshTrigger.class);
-		disabled.removeAll(current.getAdaptiveRefreshTriggers());
-		if (!disabled.isEmpty()) {
-			builder.disableAdaptiveRefreshTrigger(disabled.toArray(RefreshTrigger[]::new));
+		return new PeriodicRefreshOptions(current, DEFAULT_REFRESH_PERIOD);
+	}
+
+	/**
+	 * Refresh options equal to others except that periodic refresh is on. Lettuce reads
+	 * them through their getters; {@link ClusterTopologyRefreshOptions#copyOf} reads the
+	 * fields and so would copy the options this was made from.
+	 */
+	static final class PeriodicRefreshOptions extends ClusterTopologyRefreshOptions {
+
+		private final Duration refreshPeriod;
+
+		PeriodicRefreshOptions(ClusterTopologyRefreshOptions original, Duration refreshPeriod) {
+			super(original);
+			this.refreshPeriod = refreshPeriod;
 		}
-		return builder.build();
+
+		@Override
+		public boolean isPeriodicRefreshEnabled() {
+			return true;
+		}
+
+		@Override
+		public Duration getRefreshPeriod() {
+			return this.refreshPeriod;
+		}
+
 	}
 
 }

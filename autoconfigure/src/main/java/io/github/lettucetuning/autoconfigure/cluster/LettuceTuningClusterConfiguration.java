@@ -1,6 +1,7 @@
 package io.github.lettucetuning.autoconfigure.cluster;
 
 import io.github.lettucetuning.autoconfigure.ExplicitProperties;
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 
 import org.springframework.context.annotation.Bean;
@@ -17,16 +18,10 @@ import org.springframework.core.env.Environment;
 @Configuration(proxyBeanMethods = false)
 public final class LettuceTuningClusterConfiguration {
 
-	/**
-	 * The order of lettuce-tuning's cluster options customizer: early, so that
-	 * customizers without an order, the usual case for the user's, run after it.
-	 */
-	public static final int CUSTOMIZER_ORDER = 0;
-
 	private static final String REFRESH_PERIOD = "spring.data.redis.lettuce.cluster.refresh.period";
 
 	@Bean
-	@Order(CUSTOMIZER_ORDER)
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	ClusterOptionsBuilderCustomizer lettuceTuningClusterOptionsCustomizer(LettuceTuningProperties properties,
 			Environment environment) {
 		return new ClusterOptionsBuilderCustomizer(properties.getCluster().getNodeFilter(),

@@ -13,6 +13,8 @@ import io.github.lettucetuning.endpoint.EffectiveConfigurationReader.TimerOwner;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
 import io.github.lettucetuning.observation.CommandObservationPath;
+import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.lettuce.core.RedisClient;
@@ -55,14 +57,22 @@ public final class LettuceTuningEndpointAutoConfiguration {
 	LettuceEndpoint lettuceEndpoint(LettuceTuningConnectionFactory connectionFactory, ClientResources clientResources,
 			LettuceTuningProperties tuning, DataRedisProperties redis, ObjectProvider<CommandExpiryTimer> expiryTimer,
 			ObjectProvider<EffectiveSocketSettings> socketSettings, ObjectProvider<ClientEventRecorder> recorder,
-			ObjectProvider<LettuceHealthIndicator> healthIndicator,
+			ObjectProvider<LettuceHealthIndicator> healthIndicator, ObjectProvider<OutageGuard> outageGuard,
 			ObjectProvider<CommandObservationPath> commandMeters, ListableBeanFactory beanFactory,
 			Environment environment) {
+		OutageGuard guard = installed(outageGuard.getIfUnique(), clientResources);
 		EffectiveConfigurationReader reader = new EffectiveConfigurationReader(connectionFactory, clientResources,
 				timerOwner(clientResources.timer(), expiryTimer.getIfAvailable()), socketSettings.getIfAvailable(),
 				pool(redis, tuning, ExplicitProperties.of(environment)),
-				() -> health(healthIndicator.getIfUnique(), beanFactory), commandMeters.getIfAvailable());
-		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable());
+				() -> health(healthIndicator.getIfUnique(), beanFactory), guard, commandMeters.getIfAvailable());
+		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable(), guard);
+	}
+
+	// The guard is on the connections only if the client resources carry it: not when
+	// every option of it is off, nor when the application builds its own resources or
+	// replaces their Netty customizer.
+	private static @Nullable OutageGuard installed(@Nullable OutageGuard guard, ClientResources resources) {
+		return (guard != null && CompositeNettyCustomizer.includes(resources.nettyCustomizer(), guard)) ? guard : null;
 	}
 
 	static TimerOwner timerOwner(Timer timer, @Nullable CommandExpiryTimer expiryTimer) {

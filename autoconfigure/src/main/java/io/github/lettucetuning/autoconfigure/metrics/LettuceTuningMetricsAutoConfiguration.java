@@ -2,7 +2,6 @@ package io.github.lettucetuning.autoconfigure.metrics;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
-import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
 import io.github.lettucetuning.autoconfigure.state.ClientEventRecorderConfiguration;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.metrics.ClientEventMetrics;
@@ -55,7 +54,7 @@ import org.springframework.core.annotation.Order;
 public final class LettuceTuningMetricsAutoConfiguration {
 
 	@Bean
-	@Order(LettuceTuningResourcesConfiguration.CUSTOMIZER_ORDER)
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	CommandLatencyRecorderCustomizer lettuceTuningCommandLatencyRecorderCustomizer(
 			ObjectProvider<CommandLatencyRecorder> commandLatencyRecorder) {
 		return new CommandLatencyRecorderCustomizer(commandLatencyRecorder);

@@ -31,7 +31,8 @@ import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderC
 final class TracingGuardPostProcessor implements BeanPostProcessor, BeanFactoryAware {
 
 	// Boot's customizer is a lambda of this class; its name is all a post-processor can
-	// see.
+	// see. Works around Boot offering no hook for the tracing it builds:
+	// docs/upstream.md#tracing-guard
 	static final String BOOT_OBSERVATION_CONFIGURATION = "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration";
 
 	private @Nullable BeanFactory beanFactory;

@@ -1,8 +1,7 @@
 package io.github.lettucetuning.autoconfigure.resilience;
 
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
-import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
-import io.github.lettucetuning.autoconfigure.socket.LettuceTuningSocketConfiguration;
 import io.github.lettucetuning.autoconfigure.socket.NettyCustomizerContribution;
 import io.github.lettucetuning.eventloop.EventLoopThreadFactoryProvider;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
@@ -58,14 +57,14 @@ public final class LettuceTuningResilienceConfiguration {
 	}
 
 	@Bean
-	@Order(LettuceTuningResourcesConfiguration.CUSTOMIZER_ORDER)
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	@ConditionalOnBooleanProperty(name = "lettuce.tuning.resilience.blocking-call-guard.enabled", matchIfMissing = true)
 	ClientResourcesBuilderCustomizer lettuceTuningEventLoopThreadsCustomizer() {
 		return (builder) -> builder.threadFactoryProvider(new EventLoopThreadFactoryProvider());
 	}
 
 	@Bean
-	@Order(LettuceTuningSocketConfiguration.CUSTOMIZER_ORDER)
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	LettuceClientOptionsBuilderCustomizer lettuceTuningRequestQueueCustomizer(LettuceTuningProperties properties) {
 		int requestQueueSize = properties.getResilience().getRequestQueueSize();
 		return (builder) -> builder.requestQueueSize(requestQueueSize);

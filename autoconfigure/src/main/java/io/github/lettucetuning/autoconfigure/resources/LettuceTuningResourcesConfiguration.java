@@ -1,5 +1,6 @@
 package io.github.lettucetuning.autoconfigure.resources;
 
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.timeout.CommandExpiryTimer;
 import io.lettuce.core.resource.ClientResources;
@@ -23,14 +24,8 @@ import org.springframework.core.annotation.Order;
 @Configuration(proxyBeanMethods = false)
 public final class LettuceTuningResourcesConfiguration {
 
-	/**
-	 * The order of lettuce-tuning's own resource customizer: early, so that customizers
-	 * without an order, the usual case for the user's, run after it.
-	 */
-	public static final int CUSTOMIZER_ORDER = 0;
-
 	@Bean
-	@Order(CUSTOMIZER_ORDER)
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	ThreadsClientResourcesBuilderCustomizer lettuceTuningThreadsCustomizer(LettuceTuningProperties properties) {
 		return new ThreadsClientResourcesBuilderCustomizer(properties);
 	}

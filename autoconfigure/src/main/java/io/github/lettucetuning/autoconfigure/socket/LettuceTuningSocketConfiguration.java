@@ -2,6 +2,7 @@ package io.github.lettucetuning.autoconfigure.socket;
 
 import java.util.Locale;
 
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.socket.FlushConsolidation;
@@ -28,12 +29,6 @@ import org.springframework.core.io.ResourceLoader;
  */
 @Configuration(proxyBeanMethods = false)
 public final class LettuceTuningSocketConfiguration {
-
-	/**
-	 * The order of lettuce-tuning's socket options customizer: early, so that customizers
-	 * without an order, the usual case for the user's, run after it.
-	 */
-	public static final int CUSTOMIZER_ORDER = 0;
 
 	private static final Log logger = LogFactory.getLog(LettuceTuningSocketConfiguration.class);
 
@@ -68,14 +63,14 @@ public final class LettuceTuningSocketConfiguration {
 	}
 
 	@Bean
-	@Order(CUSTOMIZER_ORDER)
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	SocketOptionsBuilderCustomizer lettuceTuningSocketOptionsCustomizer(EffectiveSocketSettings settings,
 			LettuceTuningProperties properties) {
 		return new SocketOptionsBuilderCustomizer(settings, properties.getSocket().getTcpUserTimeout().getDuration());
 	}
 
 	@Bean
-	@Order(CUSTOMIZER_ORDER)
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	NettyCustomizerRegistration lettuceTuningNettyCustomizerRegistration(
 			ObjectProvider<NettyCustomizerContribution> contributions) {
 		return new NettyCustomizerRegistration(contributions);
@@ -90,7 +85,7 @@ public final class LettuceTuningSocketConfiguration {
 	}
 
 	@Bean
-	@Order(CUSTOMIZER_ORDER)
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	ReconnectDelayCustomizer lettuceTuningReconnectDelayCustomizer(LettuceTuningProperties properties) {
 		LettuceTuningProperties.Reconnect reconnect = properties.getResilience().getReconnect();
 		return new ReconnectDelayCustomizer(reconnect.getMaxDelay(), reconnect.getJitter());

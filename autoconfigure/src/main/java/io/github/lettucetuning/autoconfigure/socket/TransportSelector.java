@@ -19,14 +19,14 @@ final class TransportSelector {
 
 	static final String PROPERTY = "lettuce.tuning.socket.transport";
 
-	private final Environment environment;
+	private final Platform platform;
 
-	TransportSelector(Environment environment) {
-		this.environment = environment;
+	TransportSelector(Platform platform) {
+		this.platform = platform;
 	}
 
 	static TransportSelector forClassLoader(@Nullable ClassLoader classLoader) {
-		return new TransportSelector(new SystemEnvironment(classLoader));
+		return new TransportSelector(new JvmPlatform(classLoader));
 	}
 
 	/**
@@ -48,25 +48,25 @@ final class TransportSelector {
 	// Epoll beats io_uring anyway; switching io_uring off spares Lettuce's warning on
 	// every connect.
 	private NettyTransport auto() {
-		if (this.environment.hasClasses(NettyTransport.EPOLL) && this.environment.hasClasses(NettyTransport.IO_URING)) {
+		if (this.platform.hasClasses(NettyTransport.EPOLL) && this.platform.hasClasses(NettyTransport.IO_URING)) {
 			switchOffUnlessSet(NettyTransport.IO_URING);
 		}
-		return this.environment.inUse();
+		return this.platform.inUse();
 	}
 
 	private NettyTransport require(NettyTransport wanted, String value) {
-		if (!this.environment.hasClasses(wanted)) {
+		if (!this.platform.hasClasses(wanted)) {
 			throw unavailable(value, wanted);
 		}
 		for (NettyTransport other : NettyTransport.values()) {
-			if (other != wanted && other.isNative() && this.environment.hasClasses(other)) {
+			if (other != wanted && other.isNative() && this.platform.hasClasses(other)) {
 				switchOffUnlessSet(other);
 			}
 		}
-		if (!this.environment.isAvailable(wanted)) {
+		if (!this.platform.isAvailable(wanted)) {
 			throw unavailable(value, wanted);
 		}
-		NettyTransport inUse = this.environment.inUse();
+		NettyTransport inUse = this.platform.inUse();
 		if (inUse != wanted) {
 			throw preempted(value, inUse);
 		}
@@ -75,27 +75,29 @@ final class TransportSelector {
 
 	private NettyTransport nio() {
 		for (NettyTransport transport : NettyTransport.values()) {
-			if (transport.isNative() && this.environment.hasClasses(transport)) {
+			if (transport.isNative() && this.platform.hasClasses(transport)) {
 				switchOffUnlessSet(transport);
 			}
 		}
-		NettyTransport inUse = this.environment.inUse();
+		NettyTransport inUse = this.platform.inUse();
 		if (inUse != NettyTransport.NIO) {
 			throw preempted("nio", inUse);
 		}
 		return inUse;
 	}
 
+	// Works around Lettuce choosing its transport once per JVM from system properties:
+	// docs/upstream.md#transport-system-properties
 	private void switchOffUnlessSet(NettyTransport transport) {
 		String property = switchProperty(transport);
-		if (this.environment.getProperty(property) == null) {
-			this.environment.setProperty(property, "false");
+		if (this.platform.getProperty(property) == null) {
+			this.platform.setProperty(property, "false");
 		}
 	}
 
 	private InvalidTuningPropertyException unavailable(String value, NettyTransport wanted) {
 		return new InvalidTuningPropertyException(PROPERTY, value,
-				wanted.displayName() + " is not available: " + this.environment.unavailabilityReason(wanted),
+				wanted.displayName() + " is not available: " + this.platform.unavailabilityReason(wanted),
 				"Make " + wanted.displayName() + " available, or set " + PROPERTY
 						+ " to 'auto' (the default) to use the best transport this platform offers.");
 	}
@@ -119,7 +121,7 @@ final class TransportSelector {
 	/**
 	 * What the selection reads and changes: transport availability and system properties.
 	 */
-	interface Environment {
+	interface Platform {
 
 		boolean hasClasses(NettyTransport transport);
 
@@ -138,7 +140,7 @@ final class TransportSelector {
 	/**
 	 * The real JVM: Lettuce's providers and system properties.
 	 */
-	private record SystemEnvironment(@Nullable ClassLoader classLoader) implements Environment {
+	private record JvmPlatform(@Nullable ClassLoader classLoader) implements Platform {
 
 		@Override
 		public boolean hasClasses(NettyTransport transport) {

@@ -21,6 +21,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -117,6 +118,45 @@ class LettuceTuningClusterConfigurationTests {
 	}
 
 	@Test
+	void refreshOptionsSetBeforeOursSurviveWithPeriodicRefreshSwitchedOn() {
+		this.contextRunner.withPropertyValues(NODES)
+			.withUserConfiguration(EarlierRefreshCustomizerConfiguration.class)
+			.run((context) -> {
+				ClusterTopologyRefreshOptions refresh = clusterOptions(context).getTopologyRefreshOptions();
+				assertThat(refresh.isPeriodicRefreshEnabled()).isTrue();
+				assertThat(refresh.getRefreshPeriod()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(refresh.getAdaptiveRefreshTriggers()).containsOnly(RefreshTrigger.MOVED_REDIRECT);
+				assertThat(refresh.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(9));
+				assertThat(refresh.getRefreshTriggersReconnectAttempts()).isEqualTo(7);
+				assertThat(refresh.useDynamicRefreshSources()).isFalse();
+				assertThat(refresh.isCloseStaleConnections()).isFalse();
+			});
+	}
+
+	@Test
+	void periodicRefreshOptionsKeepEveryOtherFieldOfTheOriginal() {
+		ClusterTopologyRefreshOptions original = ClusterTopologyRefreshOptions.builder()
+			.disableAllAdaptiveRefreshTriggers()
+			.enableAdaptiveRefreshTrigger(RefreshTrigger.ASK_REDIRECT)
+			.adaptiveRefreshTriggersTimeout(Duration.ofSeconds(11))
+			.refreshTriggersReconnectAttempts(3)
+			.dynamicRefreshSources(false)
+			.closeStaleConnections(false)
+			.refreshPeriod(Duration.ofMinutes(7))
+			.build();
+		ClusterTopologyRefreshOptions periodic = new ClusterOptionsBuilderCustomizer.PeriodicRefreshOptions(original,
+				Duration.ofSeconds(12));
+		assertThat(periodic.isPeriodicRefreshEnabled()).isTrue();
+		assertThat(periodic.getRefreshPeriod()).isEqualTo(Duration.ofSeconds(12));
+		assertThat(periodic.getAdaptiveRefreshTriggers()).containsOnly(RefreshTrigger.ASK_REDIRECT);
+		assertThat(periodic.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(11));
+		assertThat(periodic.getRefreshTriggersReconnectAttempts()).isEqualTo(3);
+		assertThat(periodic.useDynamicRefreshSources()).isFalse();
+		assertThat(periodic.isCloseStaleConnections()).isFalse();
+		assertThat(original.isPeriodicRefreshEnabled()).isFalse();
+	}
+
+	@Test
 	void nodeFilterPropertiesMapOntoTheClusterOptions() {
 		this.contextRunner
 			.withPropertyValues(NODES, "lettuce.tuning.cluster.node-filter.exclude-possibly-failed=false",
@@ -205,6 +245,25 @@ class LettuceTuningClusterConfigurationTests {
 		@Bean
 		RedisClusterConfiguration redisClusterConfiguration() {
 			return new RedisClusterConfiguration(List.of("127.0.0.1:7000"));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class EarlierRefreshCustomizerConfiguration {
+
+		@Bean
+		@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER - 1)
+		LettuceClientOptionsBuilderCustomizer earlierRefreshCustomizer() {
+			return (builder) -> ((ClusterClientOptions.Builder) builder)
+				.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+					.disableAllAdaptiveRefreshTriggers()
+					.enableAdaptiveRefreshTrigger(RefreshTrigger.MOVED_REDIRECT)
+					.adaptiveRefreshTriggersTimeout(Duration.ofSeconds(9))
+					.refreshTriggersReconnectAttempts(7)
+					.dynamicRefreshSources(false)
+					.closeStaleConnections(false)
+					.build());
 		}
 
 	}

@@ -169,7 +169,7 @@ class LettuceTuningEndpointAutoConfigurationTests {
 			EffectiveConfigurationReader reader = new EffectiveConfigurationReader(factory,
 					context.getBean(ClientResources.class), TimerOwner.LETTUCE_TUNING, null,
 					new EffectiveConfiguration.Pool(8, 8, 0, Duration.ofSeconds(2)),
-					() -> new EffectiveConfiguration.Health(false, null, false), null);
+					() -> new EffectiveConfiguration.Health(false, null, false), null, null);
 			SocketOptions options = factory.getRequiredNativeClient().getOptions().getSocketOptions();
 			EffectiveConfiguration.Socket socket = reader.read().socket();
 			assertThat(socket.transport()).isIn("epoll", "io_uring", "kqueue", "nio");

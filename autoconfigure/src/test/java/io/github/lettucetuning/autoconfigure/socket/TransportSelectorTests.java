@@ -93,7 +93,7 @@ class TransportSelectorTests {
 	 * A JVM whose transport providers, like Lettuce's, read their switch once, on first
 	 * use.
 	 */
-	private static final class SimulatedJvm implements TransportSelector.Environment {
+	private static final class SimulatedJvm implements TransportSelector.Platform {
 
 		private final Set<NettyTransport> nativeTransports;
 

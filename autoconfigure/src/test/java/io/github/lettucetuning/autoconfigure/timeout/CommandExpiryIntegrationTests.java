@@ -34,6 +34,7 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Command expiry on lettuce-tuning's timing wheel against a stalled real server: every
@@ -203,13 +204,11 @@ class CommandExpiryIntegrationTests {
 			.allSatisfy((late) -> assertThat(late).isLessThanOrEqualTo(TICK.multipliedBy(3).plusMillis(20)));
 	}
 
-	static void assertPendingDrainsToZero(AssertableApplicationContext context) throws InterruptedException {
+	static void assertPendingDrainsToZero(AssertableApplicationContext context) {
 		WheelTimer timer = (WheelTimer) context.getBean(ClientResources.class).timer();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (timer.pendingTimeouts() != 0 && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(timer.pendingTimeouts()).isZero();
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(timer.pendingTimeouts()).isZero());
 	}
 
 	static void assertWheelExpired(AssertableApplicationContext context, int commands) {

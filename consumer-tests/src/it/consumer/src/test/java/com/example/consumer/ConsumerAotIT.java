@@ -10,10 +10,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import org.junit.jupiter.api.Test;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 import org.junit.jupiter.api.Timeout;
 
 import org.springframework.core.ParameterizedTypeReference;
@@ -21,6 +24,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The jar that {@code spring-boot:process-aot} and {@code repackage} built, started with
@@ -67,28 +71,35 @@ class ConsumerAotIT {
 		}
 	}
 
-	private static void awaitHealthUp(RestClient http, Process app, Path log) throws Exception {
-		long deadline = System.nanoTime() + STARTUP.toNanos();
-		Map<String, Object> last = null;
-		while (System.nanoTime() < deadline) {
-			if (!app.isAlive()) {
-				throw new AssertionError("The AOT-processed application exited with " + app.exitValue() + ":\n"
-						+ Files.readString(log, StandardCharsets.UTF_8));
-			}
-			try {
-				last = http.get().uri("/actuator/health").retrieve().body(new ParameterizedTypeReference<>() {
-				});
-				if (last != null && "UP".equals(last.get("status"))) {
-					return;
-				}
-			}
-			catch (RuntimeException notYet) {
-				// Not listening yet, or not UP yet
-			}
-			Thread.sleep(250);
+	private static void awaitHealthUp(RestClient http, Process app, Path log) throws IOException {
+		AtomicReference<Map<String, Object>> last = new AtomicReference<>();
+		try {
+			await().atMost(STARTUP)
+				.pollInterval(Duration.ofMillis(250))
+				.failFast("The AOT-processed application exited", () -> !app.isAlive())
+				.until(() -> "UP".equals(healthStatus(http, last)));
 		}
-		throw new AssertionError("Health not UP within " + STARTUP + " (last: " + last + "):\n"
-				+ String.join("\n", List.of(Files.readString(log, StandardCharsets.UTF_8))));
+		catch (TerminalFailureException ex) {
+			throw new AssertionError("The AOT-processed application exited with " + app.exitValue() + ":\n"
+					+ Files.readString(log, StandardCharsets.UTF_8));
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError("Health not UP within " + STARTUP + " (last: " + last.get() + "):\n"
+					+ String.join("\n", List.of(Files.readString(log, StandardCharsets.UTF_8))));
+		}
+	}
+
+	private static Object healthStatus(RestClient http, AtomicReference<Map<String, Object>> last) {
+		try {
+			Map<String, Object> health = http.get().uri("/actuator/health").retrieve().body(new ParameterizedTypeReference<>() {
+			});
+			last.set(health);
+			return (health != null) ? health.get("status") : null;
+		}
+		catch (RuntimeException notYet) {
+			// Not listening yet
+			return null;
+		}
 	}
 
 	private static int freePort() throws IOException {
