@@ -9,7 +9,9 @@ import io.github.lettucetuning.metrics.ClientEventMetrics;
 import io.github.lettucetuning.metrics.ConnectionMetrics;
 import io.github.lettucetuning.metrics.DedicatedPoolMetrics;
 import io.github.lettucetuning.metrics.TimerMetrics;
+import io.github.lettucetuning.observation.CommandMeters;
 import io.github.lettucetuning.observation.GuardedTracing;
+import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
@@ -228,10 +230,23 @@ class LettuceTuningMetricsAutoConfigurationTests {
 
 	@Test
 	void springBootsLettuceObservationAloneTimesCommandsUnlessAskedOtherwise() {
+		this.withMeterRegistry.withConfiguration(BOOT_OBSERVATION)
+			.withPropertyValues("lettuce.tuning.metrics.fast-path.enabled=false")
+			.run((context) -> {
+				ClientResources resources = context.getBean(ClientResources.class);
+				assertThat(resources.tracing()).isInstanceOfSatisfying(GuardedTracing.class,
+						(guarded) -> assertThat(guarded.getDelegate()).isInstanceOf(MicrometerTracing.class));
+				assertThat(context).doesNotHaveBean(MicrometerCommandLatencyRecorder.class);
+				assertThat(resources.commandLatencyRecorder().isEnabled()).isFalse();
+			});
+	}
+
+	@Test
+	void theFastPathAloneTimesCommandsInPlaceOfSpringBootsObservation() {
 		this.withMeterRegistry.withConfiguration(BOOT_OBSERVATION).run((context) -> {
 			ClientResources resources = context.getBean(ClientResources.class);
-			assertThat(resources.tracing()).isInstanceOfSatisfying(GuardedTracing.class,
-					(guarded) -> assertThat(guarded.getDelegate()).isInstanceOf(MicrometerTracing.class));
+			assertThat(resources.tracing().isEnabled()).isFalse();
+			assertThat(CompositeNettyCustomizer.find(resources.nettyCustomizer(), CommandMeters.class)).isNotNull();
 			assertThat(context).doesNotHaveBean(MicrometerCommandLatencyRecorder.class);
 			assertThat(resources.commandLatencyRecorder().isEnabled()).isFalse();
 		});
@@ -240,7 +255,8 @@ class LettuceTuningMetricsAutoConfigurationTests {
 	@Test
 	void commandLatencyAskedForIsRecordedNextToSpringBootsObservation() {
 		this.withMeterRegistry.withConfiguration(BOOT_OBSERVATION)
-			.withPropertyValues("lettuce.tuning.metrics.command-latency.enabled=true")
+			.withPropertyValues("lettuce.tuning.metrics.command-latency.enabled=true",
+					"lettuce.tuning.metrics.fast-path.enabled=false")
 			.run((context) -> {
 				ClientResources resources = context.getBean(ClientResources.class);
 				assertThat(resources.tracing()).isInstanceOf(GuardedTracing.class);
