@@ -22,8 +22,6 @@ final class CommandObservationPathResolver {
 
 	static final String PROPERTY = "lettuce.tuning.metrics.fast-path.enabled";
 
-	static final String BOOT_OBSERVATION = "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration";
-
 	private static final String BOOT_FILTER_PREDICATE = "org.springframework.boot.micrometer.observation.autoconfigure.PropertiesObservationFilterPredicate";
 
 	private static final String METER_HANDLER = "io.micrometer.core.instrument.observation.DefaultMeterObservationHandler";
@@ -48,7 +46,7 @@ final class CommandObservationPathResolver {
 	}
 
 	CommandObservationPath resolve() {
-		if (!beansOfType(BOOT_OBSERVATION)) {
+		if (!beansOfType(TracingGuardPostProcessor.BOOT_OBSERVATION_CONFIGURATION)) {
 			return new CommandObservationPath(Path.NONE,
 					"Spring Boot's 'lettuce' observation is not configured (no ObservationRegistry)");
 		}
