@@ -1,14 +1,14 @@
 package io.github.lettucetuning.autoconfigure.metrics;
 
+import io.github.lettucetuning.autoconfigure.observation.BootLettuceObservation;
+
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionMessage;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.ConfigurationCondition;
-import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import org.springframework.util.ClassUtils;
 
 /**
  * Whether lettuce-tuning records the {@code lettuce.command.*} timers. An explicit
@@ -21,9 +21,7 @@ final class OnCommandLatencyRecording extends SpringBootCondition implements Con
 
 	static final String PROPERTY = "lettuce.tuning.metrics.command-latency.enabled";
 
-	static final String BOOT_OBSERVATION = "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration";
-
-	private static final String OBSERVATION_SWITCH = "management.observations.enable.lettuce";
+	static final String BOOT_OBSERVATION = BootLettuceObservation.CONFIGURATION;
 
 	@Override
 	public ConfigurationPhase getConfigurationPhase() {
@@ -46,16 +44,7 @@ final class OnCommandLatencyRecording extends SpringBootCondition implements Con
 
 	private static boolean bootObservesCommands(ConditionContext context) {
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
-		if (beanFactory == null || !ClassUtils.isPresent(BOOT_OBSERVATION, context.getClassLoader())) {
-			return false;
-		}
-		Class<?> observation = ClassUtils.resolveClassName(BOOT_OBSERVATION, context.getClassLoader());
-		return beanFactory.getBeanNamesForType(observation, true, false).length > 0
-				&& observationSwitchedOn(context.getEnvironment());
-	}
-
-	private static boolean observationSwitchedOn(Environment environment) {
-		return environment.getProperty(OBSERVATION_SWITCH, Boolean.class, true);
+		return beanFactory != null && BootLettuceObservation.observesCommands(beanFactory, context.getEnvironment());
 	}
 
 }

@@ -46,7 +46,7 @@ final class CommandObservationPathResolver {
 	}
 
 	CommandObservationPath resolve() {
-		if (!beansOfType(TracingGuardPostProcessor.BOOT_OBSERVATION_CONFIGURATION)) {
+		if (!BootLettuceObservation.configured(this.beanFactory)) {
 			return new CommandObservationPath(Path.NONE,
 					"Spring Boot's 'lettuce' observation is not configured (no ObservationRegistry)");
 		}
@@ -63,7 +63,7 @@ final class CommandObservationPathResolver {
 		if (!this.environment.getProperty(PROPERTY, Boolean.class, true)) {
 			return PROPERTY + " is false";
 		}
-		if (!observationEnabled()) {
+		if (!BootLettuceObservation.enabled(this.environment)) {
 			return "management.observations.enable switches the 'lettuce' observation off";
 		}
 		if (!beansOfType("io.micrometer.core.instrument.MeterRegistry")) {
@@ -81,15 +81,6 @@ final class CommandObservationPathResolver {
 					+ "takes an object per command";
 		}
 		return null;
-	}
-
-	// Spring Boot's lookup: the observation's name, then 'all', then on.
-	private boolean observationEnabled() {
-		Map<String, Boolean> enable = this.binder
-			.bind("management.observations.enable", Bindable.mapOf(String.class, Boolean.class))
-			.orElse(Map.of());
-		Boolean lettuce = enable.get("lettuce");
-		return (lettuce != null) ? lettuce : enable.getOrDefault("all", true);
 	}
 
 	private boolean longTaskTimerAskedFor() {

@@ -33,7 +33,7 @@ final class TracingGuardPostProcessor implements BeanPostProcessor, BeanFactoryA
 	// Boot's customizer is a lambda of this class; its name is all a post-processor can
 	// see. Works around Boot offering no hook for the tracing it builds:
 	// docs/upstream.md#tracing-guard
-	static final String BOOT_OBSERVATION_CONFIGURATION = "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration";
+	private static final String BOOT_OBSERVATION_CONFIGURATION = BootLettuceObservation.CONFIGURATION;
 
 	private @Nullable BeanFactory beanFactory;
 

@@ -273,6 +273,22 @@ class LettuceTuningMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void commandLatencyIsRecordedWhenEveryObservationIsSwitchedOff() {
+		this.withMeterRegistry.withConfiguration(BOOT_OBSERVATION)
+			.withPropertyValues("management.observations.enable.all=false")
+			.run((context) -> assertThat(context.getBean(ClientResources.class).commandLatencyRecorder())
+				.isInstanceOf(MicrometerCommandLatencyRecorder.class));
+	}
+
+	@Test
+	void lettucesOwnObservationSwitchWinsOverAll() {
+		this.withMeterRegistry.withConfiguration(BOOT_OBSERVATION)
+			.withPropertyValues("management.observations.enable.all=false",
+					"management.observations.enable.lettuce=true")
+			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerCommandLatencyRecorder.class));
+	}
+
+	@Test
 	void disabledTuningLeavesSpringBootsResourcesAlone() {
 		this.withMeterRegistry.withPropertyValues("lettuce.tuning.enabled=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(CommandLatencyRecorderCustomizer.class)
