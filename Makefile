@@ -58,8 +58,9 @@ docs:
 	$(MVNW) -q -pl docs exec:java -Dexec.mainClass=io.github.lettucetuning.docs.PropertyReference -Dexec.args=$(CURDIR)/docs
 
 # The benchmark matrix (benchmarks/scripts/matrix.sh, python3 for its summary): stock Boot against the default and
-# multi modes, 7 workloads x 1, 16 and 200 threads and an open-loop cell, 5 paired rounds, about 85 minutes on 2 cores.
-# `make bench QUICK=1` runs the headline cells only, 3 rounds of short iterations, about 14 minutes. `make bench-modes`
+# multi modes, 7 workloads x 1, 16 and 200 threads and an open-loop cell, then SET, GET and 80/20 on a 6-node cluster
+# at 16 and 200 threads, 5 paired rounds, about 120 minutes on 2 cores (87 standalone, 33 cluster).
+# `make bench QUICK=1` runs the headline cells only, 3 rounds of short iterations, about 17 minutes. `make bench-modes`
 # runs the older suite (benchmarks/scripts/run-all.sh, every mode against stock Boot and Jedis and the timer, about
 # 85 minutes) and writes benchmarks/results/modes-summary.md.
 bench: prerequisites
