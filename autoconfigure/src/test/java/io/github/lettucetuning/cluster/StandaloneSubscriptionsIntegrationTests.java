@@ -41,7 +41,8 @@ class StandaloneSubscriptionsIntegrationTests {
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				RedisMessageListenerContainer container = context.getBean(RedisMessageListenerContainer.class);
-				try (SubscriptionProbe probe = SubscriptionProbe.start(template, container, true)) {
+				try (SubscriptionProbe probe = SubscriptionProbe.start(template, container, true, Kind.CHANNEL,
+						Kind.PATTERN, Kind.KEYSPACE)) {
 					FaultLoad.sleep(Duration.ofSeconds(1));
 					long fault = probe.now();
 					this.redis.node().restart();

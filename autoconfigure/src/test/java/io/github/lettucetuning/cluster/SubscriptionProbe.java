@@ -3,6 +3,7 @@ package io.github.lettucetuning.cluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -91,16 +92,17 @@ final class SubscriptionProbe implements AutoCloseable {
 	 * @param container the application's listener container, started
 	 * @param countsReceivers whether {@code PUBLISH} counts every receiver (not in a
 	 * cluster)
+	 * @param kinds the subscriptions that must receive before the fault
 	 * @return the running probe
 	 */
 	static SubscriptionProbe start(StringRedisTemplate template, RedisMessageListenerContainer container,
-			boolean countsReceivers) throws InterruptedException {
+			boolean countsReceivers, Kind... kinds) throws InterruptedException {
 		SubscriptionProbe probe = new SubscriptionProbe(template, container, countsReceivers);
 		container.addMessageListener(probe.listener(Kind.CHANNEL), new ChannelTopic(CHANNEL));
 		container.addMessageListener(probe.listener(Kind.PATTERN), new PatternTopic(PATTERN));
 		container.addMessageListener(probe.listener(Kind.KEYSPACE), new PatternTopic(KEYSPACE_PATTERN));
 		probe.publisher.start();
-		probe.awaitReceiving(Duration.ofSeconds(10));
+		probe.awaitReceiving(Duration.ofSeconds(10), kinds);
 		return probe;
 	}
 
@@ -149,10 +151,10 @@ final class SubscriptionProbe implements AutoCloseable {
 		}
 	}
 
-	private void awaitReceiving(Duration timeout) throws InterruptedException {
+	private void awaitReceiving(Duration timeout, Kind... kinds) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (System.nanoTime() < deadline) {
-			if (this.received.values().stream().noneMatch(Set::isEmpty)) {
+			if (Arrays.stream(kinds).noneMatch((kind) -> this.received.get(kind).isEmpty())) {
 				return;
 			}
 			Thread.sleep(50);
