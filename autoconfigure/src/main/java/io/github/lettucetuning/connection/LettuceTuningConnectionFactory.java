@@ -8,18 +8,21 @@ import java.util.function.Consumer;
 
 import io.github.lettucetuning.eventloop.BlockingCallGuard;
 import io.github.lettucetuning.resilience.OutageExceptions;
+import io.github.lettucetuning.resilience.SubscriptionWatch;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -33,6 +36,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
+import org.springframework.data.redis.connection.lettuce.LettuceSubscription;
 
 /**
  * A {@link LettuceConnectionFactory} whose plain commands go over a
@@ -62,6 +66,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	private boolean prewarmDedicatedConnections;
 
 	private PipeliningFlushPolicy pipeliningFlushPolicy = PipeliningFlushPolicy.flushEachCommand();
+
+	private SubscriptionWatch subscriptionWatch = new SubscriptionWatch();
 
 	private volatile @Nullable SharedConnectionSet imperativeConnections;
 
@@ -202,6 +208,23 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	public void setCommandExceptionListener(@Nullable Consumer<? super Exception> listener) {
 		this.listenerHooks = (listener != null) ? new ConnectionHooks(null, null, listener) : null;
+	}
+
+	/**
+	 * Set what follows the Pub/Sub connections of subscriptions, to report those that a
+	 * reconnect did not restore. Subscriptions opened afterwards report to it.
+	 * @param subscriptionWatch the watch
+	 */
+	public void setSubscriptionWatch(SubscriptionWatch subscriptionWatch) {
+		this.subscriptionWatch = subscriptionWatch;
+	}
+
+	/**
+	 * Return what follows the Pub/Sub connections of subscriptions.
+	 * @return the subscription watch
+	 */
+	public SubscriptionWatch getSubscriptionWatch() {
+		return this.subscriptionWatch;
 	}
 
 	@Override
@@ -385,7 +408,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		ConnectionHooks hooks = hooks(sharedConnection);
 		try {
 			LettuceConnection connection = new TunedLettuceConnection(sharedConnection, connectionProvider, timeout,
-					database, hooks);
+					database, hooks, this.subscriptionWatch);
 			connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
 			return connection;
 		}
@@ -405,7 +428,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		ConnectionHooks hooks = hooks(sharedConnection);
 		try {
 			LettuceClusterConnection connection = new TunedLettuceClusterConnection(sharedConnection,
-					connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout, hooks);
+					connectionProvider, topologyProvider, clusterCommandExecutor, commandTimeout, hooks,
+					this.subscriptionWatch);
 			connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
 			return connection;
 		}
@@ -497,10 +521,20 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 		private final @Nullable ConnectionHooks hooks;
 
+		private final SubscriptionWatch subscriptionWatch;
+
 		TunedLettuceConnection(@Nullable StatefulRedisConnection<byte[], byte[]> shared,
-				LettuceConnectionProvider provider, long timeout, int database, @Nullable ConnectionHooks hooks) {
+				LettuceConnectionProvider provider, long timeout, int database, @Nullable ConnectionHooks hooks,
+				SubscriptionWatch subscriptionWatch) {
 			super(shared, provider, timeout, database);
 			this.hooks = hooks;
+			this.subscriptionWatch = subscriptionWatch;
+		}
+
+		@Override
+		protected LettuceSubscription doCreateSubscription(MessageListener listener,
+				StatefulRedisPubSubConnection<byte[], byte[]> connection, LettuceConnectionProvider provider) {
+			return new WatchedLettuceSubscription(listener, connection, provider, this.subscriptionWatch);
 		}
 
 		@Override
@@ -533,11 +567,21 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 		private final @Nullable ConnectionHooks hooks;
 
+		private final SubscriptionWatch subscriptionWatch;
+
 		TunedLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> shared,
 				LettuceConnectionProvider provider, ClusterTopologyProvider topologyProvider,
-				ClusterCommandExecutor executor, Duration timeout, @Nullable ConnectionHooks hooks) {
+				ClusterCommandExecutor executor, Duration timeout, @Nullable ConnectionHooks hooks,
+				SubscriptionWatch subscriptionWatch) {
 			super(shared, provider, topologyProvider, executor, timeout);
 			this.hooks = hooks;
+			this.subscriptionWatch = subscriptionWatch;
+		}
+
+		@Override
+		protected LettuceSubscription doCreateSubscription(MessageListener listener,
+				StatefulRedisPubSubConnection<byte[], byte[]> connection, LettuceConnectionProvider provider) {
+			return new WatchedLettuceSubscription(listener, connection, provider, this.subscriptionWatch);
 		}
 
 		@Override

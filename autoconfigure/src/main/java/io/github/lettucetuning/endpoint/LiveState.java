@@ -10,6 +10,7 @@ import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.eventloop.BlockedEventLoop;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.resilience.SubscriptionWatch;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.github.lettucetuning.state.ConnectionSnapshot;
 import io.github.lettucetuning.state.PoolSnapshot;
@@ -36,10 +37,12 @@ import org.jspecify.annotations.Nullable;
  * lettuce-tuning's outage guard is not on the connections
  * @param eventLoops the event loops found blocked, or {@code null} when blocked loops are
  * not detected
+ * @param subscriptions the Pub/Sub subscriptions that reconnects did not restore
  * @since 0.1.0
  */
 public record LiveState(Connections connections, @Nullable PoolSnapshot pool, TimerState timer, @Nullable Events events,
-		@Nullable Topology topology, @Nullable Outages outages, @Nullable EventLoops eventLoops) {
+		@Nullable Topology topology, @Nullable Outages outages, @Nullable EventLoops eventLoops,
+		Subscriptions subscriptions) {
 
 	/**
 	 * Read the live state.
@@ -61,7 +64,23 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 						inFlight(factory, factory.getReactiveInFlight())),
 				PoolSnapshot.of(factory), TimerState.of(timer), events, topology,
 				(guard != null) ? new Outages(guard.waitingCommands(), guard.outages()) : null,
-				EventLoops.of((guard != null) ? guard.watchdog() : null));
+				EventLoops.of((guard != null) ? guard.watchdog() : null),
+				Subscriptions.of(factory.getSubscriptionWatch()));
+	}
+
+	/**
+	 * The Pub/Sub connections of subscriptions and what reconnects did not restore.
+	 *
+	 * @param connections the Pub/Sub connections of open subscriptions
+	 * @param lost subscriptions found not restored after a reconnect since startup
+	 * @param unrestored the subscriptions not restored now, oldest first
+	 */
+	public record Subscriptions(int connections, long lost, List<SubscriptionWatch.Unrestored> unrestored) {
+
+		static Subscriptions of(SubscriptionWatch watch) {
+			return new Subscriptions(watch.connections(), watch.lost(), watch.unrestored());
+		}
+
 	}
 
 	/**

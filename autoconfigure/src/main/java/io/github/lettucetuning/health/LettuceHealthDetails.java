@@ -1,10 +1,13 @@
 package io.github.lettucetuning.health;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.resilience.SubscriptionWatch;
 import io.github.lettucetuning.state.ConnectionSnapshot;
 import io.github.lettucetuning.state.PoolSnapshot;
 
@@ -12,7 +15,8 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * The details of the {@code lettuce} health that need no round trip to Redis: the
- * connection mode, the shared connections by state and the dedicated pool.
+ * connection mode, the shared connections by state, the dedicated pool and the Pub/Sub
+ * subscriptions a reconnect did not restore.
  */
 final class LettuceHealthDetails {
 
@@ -40,6 +44,17 @@ final class LettuceHealthDetails {
 				details.put("max", pool.max());
 			}
 			builder.withDetail("pool", details);
+		}
+		List<Map<String, Object>> unrestored = new ArrayList<>();
+		for (SubscriptionWatch.Unrestored subscription : factory.getSubscriptionWatch().unrestored()) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("subscription", subscription.subscription());
+			details.put("server", subscription.server());
+			details.put("since", subscription.since().toString());
+			unrestored.add(details);
+		}
+		if (!unrestored.isEmpty()) {
+			builder.withDetail("unrestoredSubscriptions", unrestored);
 		}
 	}
 

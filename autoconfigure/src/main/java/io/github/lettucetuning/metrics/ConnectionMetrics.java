@@ -5,7 +5,9 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.resilience.SubscriptionWatch;
 import io.github.lettucetuning.state.ConnectionSnapshot;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -20,7 +22,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * selection policy. Pooled mode shares no connection and binds no in-flight gauge. Gauges
  * read the factory when scraped; nothing is recorded per command. Neither has a base
  * unit: the first name says what it counts, and the second counts operations or commands
- * depending on the {@code api}.
+ * depending on the {@code api}. Also {@code lettuce.tuning.subscriptions.lost}, how many
+ * Pub/Sub subscriptions a reconnected connection did not restore in time since startup,
+ * and {@code lettuce.tuning.subscriptions.unrestored}, those not restored now.
  *
  * @since 0.1.0
  */
@@ -50,6 +54,13 @@ public final class ConnectionMetrics implements MeterBinder {
 						LettuceTuningConnectionFactory::getReactiveInFlight);
 			}
 		}
+		SubscriptionWatch subscriptions = this.factory.getSubscriptionWatch();
+		FunctionCounter.builder("lettuce.tuning.subscriptions.lost", subscriptions, SubscriptionWatch::lost)
+			.description("Pub/Sub subscriptions a reconnected connection did not restore in time")
+			.register(registry);
+		Gauge.builder("lettuce.tuning.subscriptions.unrestored", subscriptions, (watch) -> watch.unrestored().size())
+			.description("Pub/Sub subscriptions not restored now after a reconnect")
+			.register(registry);
 	}
 
 	private void registerInFlight(MeterRegistry registry, String mode, String api, int member,

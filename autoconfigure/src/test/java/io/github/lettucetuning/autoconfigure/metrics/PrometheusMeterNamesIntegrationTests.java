@@ -51,6 +51,7 @@ class PrometheusMeterNamesIntegrationTests {
 			"lettuce_command_firstresponse_seconds_sum", "lettuce_command_firstresponse_seconds_max",
 			// ConnectionMetrics
 			"lettuce_tuning_connections", "lettuce_tuning_connection_in_flight",
+			"lettuce_tuning_subscriptions_lost_total", "lettuce_tuning_subscriptions_unrestored",
 			// DedicatedPoolMetrics
 			"lettuce_tuning_pool_active_connections", "lettuce_tuning_pool_idle_connections",
 			"lettuce_tuning_pool_waiting_threads", "lettuce_tuning_pool_max_connections",
