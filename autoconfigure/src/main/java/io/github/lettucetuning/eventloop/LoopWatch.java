@@ -116,9 +116,9 @@ public final class LoopWatch implements Runnable {
 		}
 		int probe = this.probe.get();
 		if (probe != NO_PROBE) {
-			if (probe == PROBE_SENT && now - this.aliveNanos >= this.watchdog.thresholdNanos()
-					&& this.probe.compareAndSet(PROBE_SENT, BLOCKED)) {
-				blockStarted(now);
+			long alive = this.aliveNanos;
+			if (probe == PROBE_SENT && now - alive >= this.watchdog.thresholdNanos()) {
+				blockStarted(now, alive);
 			}
 			scheduleTick();
 			return;
@@ -146,15 +146,21 @@ public final class LoopWatch implements Runnable {
 		scheduleTick();
 	}
 
-	private void blockStarted(long now) {
+	// The spell is published before the probe is marked blocked, so that the probe, if it
+	// runs in between, finds no half-made spell: it either ends this one or was first.
+	private void blockStarted(long now, long since) {
 		Thread thread = this.thread;
 		StackTraceElement[] stack = (thread != null) ? thread.getStackTrace() : new StackTraceElement[0];
-		long since = this.aliveNanos;
-		this.blockedSinceNanos = since;
 		BlockedEventLoop blocked = new BlockedEventLoop(threadName(), instant(since), Duration.ofNanos(now - since),
 				waitingCommands(), BlockedStack.firstApplicationFrame(stack));
+		this.blockedSinceNanos = since;
 		this.blocked = blocked;
 		this.watchdog.blockStarted(blocked, stack);
+		if (!this.probe.compareAndSet(PROBE_SENT, BLOCKED)) {
+			// The loop ran the probe as the spell was reported: the spell is over.
+			this.blocked = null;
+			this.watchdog.blockEnded(blocked.lasting(Duration.ofNanos(this.aliveNanos - since)));
+		}
 	}
 
 	/**
