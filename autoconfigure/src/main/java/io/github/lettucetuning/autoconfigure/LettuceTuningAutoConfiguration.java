@@ -3,6 +3,7 @@ package io.github.lettucetuning.autoconfigure;
 import io.github.lettucetuning.autoconfigure.cluster.LettuceTuningClusterConfiguration;
 import io.github.lettucetuning.autoconfigure.cluster.LettuceTuningSentinelConfiguration;
 import io.github.lettucetuning.autoconfigure.connection.LettuceTuningConnectionConfiguration;
+import io.github.lettucetuning.autoconfigure.credentials.LettuceTuningCredentialsConfiguration;
 import io.github.lettucetuning.autoconfigure.observation.LettuceTuningObservationConfiguration;
 import io.github.lettucetuning.autoconfigure.resilience.LettuceTuningResilienceConfiguration;
 import io.github.lettucetuning.autoconfigure.resources.LettuceTuningResourcesConfiguration;
@@ -39,9 +40,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @ConditionalOnProperty(name = "spring.data.redis.client-type", havingValue = "lettuce", matchIfMissing = true)
 @EnableConfigurationProperties({ LettuceTuningProperties.class, DataRedisProperties.class })
 @Import({ LettuceTuningTimerConfiguration.class, LettuceTuningResourcesConfiguration.class,
-		LettuceTuningConnectionConfiguration.class, LettuceTuningClusterConfiguration.class,
-		LettuceTuningSentinelConfiguration.class, LettuceTuningSocketConfiguration.class,
-		LettuceTuningResilienceConfiguration.class, LettuceTuningObservationConfiguration.class })
+		LettuceTuningConnectionConfiguration.class, LettuceTuningCredentialsConfiguration.class,
+		LettuceTuningClusterConfiguration.class, LettuceTuningSentinelConfiguration.class,
+		LettuceTuningSocketConfiguration.class, LettuceTuningResilienceConfiguration.class,
+		LettuceTuningObservationConfiguration.class })
 public final class LettuceTuningAutoConfiguration {
 
 	/**

@@ -3,6 +3,7 @@ package io.github.lettucetuning.endpoint;
 import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.advice.TuningAdvisor;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.lettuce.core.resource.ClientResources;
@@ -31,6 +32,8 @@ public class LettuceEndpoint {
 
 	private final @Nullable OutageGuard guard;
 
+	private final @Nullable CredentialsTracker credentials;
+
 	private final TuningAdvisor advisor = new TuningAdvisor();
 
 	/**
@@ -44,11 +47,28 @@ public class LettuceEndpoint {
 	 */
 	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
 			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard) {
+		this(factory, resources, reader, recorder, guard, null);
+	}
+
+	/**
+	 * Create an endpoint that also shows who the client authenticates as.
+	 * @param factory the connection factory
+	 * @param resources the client resources
+	 * @param reader reads the effective configuration
+	 * @param recorder the recorder of client events, if any
+	 * @param guard the outage guard on the connections, or {@code null} if none is
+	 * installed
+	 * @param credentials the tracker of the client's credentials, if any
+	 */
+	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
+			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard,
+			@Nullable CredentialsTracker credentials) {
 		this.factory = factory;
 		this.resources = resources;
 		this.reader = reader;
 		this.recorder = recorder;
 		this.guard = guard;
+		this.credentials = credentials;
 	}
 
 	/**
@@ -59,7 +79,7 @@ public class LettuceEndpoint {
 	public LettuceDescriptor lettuce() {
 		EffectiveConfiguration configuration = this.reader.read();
 		return new LettuceDescriptor(configuration,
-				LiveState.of(this.factory, this.resources.timer(), this.recorder, this.guard),
+				LiveState.of(this.factory, this.resources.timer(), this.recorder, this.guard, this.credentials),
 				this.advisor.advise(configuration));
 	}
 

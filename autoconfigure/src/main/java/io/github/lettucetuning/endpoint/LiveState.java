@@ -1,12 +1,14 @@
 package io.github.lettucetuning.endpoint;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.eventloop.BlockedEventLoop;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
@@ -16,6 +18,7 @@ import io.github.lettucetuning.state.ConnectionSnapshot;
 import io.github.lettucetuning.state.PoolSnapshot;
 import io.github.lettucetuning.state.TopologyChange;
 import io.github.lettucetuning.timeout.WheelTimer;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
@@ -38,11 +41,13 @@ import org.jspecify.annotations.Nullable;
  * @param eventLoops the event loops found blocked, or {@code null} when blocked loops are
  * not detected
  * @param subscriptions the Pub/Sub subscriptions that reconnects did not restore
+ * @param credentials who the client authenticates as and its re-authentications, or
+ * {@code null} when not followed
  * @since 0.1.0
  */
 public record LiveState(Connections connections, @Nullable PoolSnapshot pool, TimerState timer, @Nullable Events events,
 		@Nullable Topology topology, @Nullable Outages outages, @Nullable EventLoops eventLoops,
-		Subscriptions subscriptions) {
+		Subscriptions subscriptions, @Nullable Credentials credentials) {
 
 	/**
 	 * Read the live state.
@@ -54,6 +59,21 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 	 */
 	public static LiveState of(LettuceTuningConnectionFactory factory, Timer timer,
 			@Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard) {
+		return of(factory, timer, recorder, guard, null);
+	}
+
+	/**
+	 * Read the live state.
+	 * @param factory the connection factory
+	 * @param timer the timer of the client resources
+	 * @param recorder the recorder of client events, if any
+	 * @param guard the outage guard on the connections, if any
+	 * @param credentials the tracker of the client's credentials, if any
+	 * @return the state
+	 */
+	public static LiveState of(LettuceTuningConnectionFactory factory, Timer timer,
+			@Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard,
+			@Nullable CredentialsTracker credentials) {
 		ConnectionSnapshot connections = ConnectionSnapshot.of(factory);
 		Events events = (recorder != null) ? new Events(recorder.reconnectAttempts(), recorder.reconnectFailures(),
 				recorder.commandTimeouts(), recorder.movedRedirections(), recorder.askRedirections()) : null;
@@ -65,7 +85,7 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 				PoolSnapshot.of(factory), TimerState.of(timer), events, topology,
 				(guard != null) ? new Outages(guard.waitingCommands(), guard.outages()) : null,
 				EventLoops.of((guard != null) ? guard.watchdog() : null),
-				Subscriptions.of(factory.getSubscriptionWatch()));
+				Subscriptions.of(factory.getSubscriptionWatch()), Credentials.of(factory, credentials, recorder));
 	}
 
 	/**
@@ -79,6 +99,49 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 
 		static Subscriptions of(SubscriptionWatch watch) {
 			return new Subscriptions(watch.connections(), watch.lost(), watch.unrestored());
+		}
+
+	}
+
+	/**
+	 * Who the client authenticates as, never with what secret, and how its live
+	 * connections took new credentials.
+	 *
+	 * @param user the user the data connections authenticate as, or {@code null} if they
+	 * send no credentials
+	 * @param source the type of the application's credentials provider or factory, or
+	 * {@code null} for Spring Boot's properties
+	 * @param rotating whether the provider streams new credentials
+	 * @param reauthenticate when Lettuce re-authenticates live connections
+	 * ({@code ON_NEW_CREDENTIALS} or {@code DEFAULT}, never)
+	 * @param lastIssued when the provider last issued credentials, or {@code null}
+	 * @param reauthentications live connections re-authenticated since startup, or
+	 * {@code null} when client events are not recorded
+	 * @param reauthenticationFailures re-authentications that failed, or {@code null}
+	 * @param lastReauthentication when a connection last re-authenticated, or
+	 * {@code null}
+	 * @param lastReauthenticationFailure when a re-authentication last failed, or
+	 * {@code null}
+	 */
+	public record Credentials(@Nullable String user, @Nullable String source, boolean rotating, String reauthenticate,
+			@Nullable Instant lastIssued, @Nullable Long reauthentications, @Nullable Long reauthenticationFailures,
+			@Nullable Instant lastReauthentication, @Nullable Instant lastReauthenticationFailure) {
+
+		static @Nullable Credentials of(LettuceTuningConnectionFactory factory, @Nullable CredentialsTracker tracker,
+				@Nullable ClientEventRecorder recorder) {
+			if (tracker == null) {
+				return null;
+			}
+			String reauthenticate = factory.getClientConfiguration()
+				.getClientOptions()
+				.map(ClientOptions::getReauthenticateBehaviour)
+				.orElse(ClientOptions.DEFAULT_REAUTHENTICATE_BEHAVIOUR)
+				.name();
+			return new Credentials(tracker.user(), tracker.source(), tracker.streaming(), reauthenticate,
+					tracker.issuedAt(), (recorder != null) ? recorder.reauthentications() : null,
+					(recorder != null) ? recorder.reauthenticationFailures() : null,
+					(recorder != null) ? recorder.lastReauthentication() : null,
+					(recorder != null) ? recorder.lastReauthenticationFailure() : null);
 		}
 
 	}

@@ -209,6 +209,9 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 			details.put("server", outage.server());
 			details.put("since", outage.since().toString());
 			details.put("for", outage.duration().toMillis() + "ms");
+			if (outage.rejection() != null) {
+				details.put("rejected", outage.rejection());
+			}
 			unreachable.add(details);
 		}
 		if (!unreachable.isEmpty()) {

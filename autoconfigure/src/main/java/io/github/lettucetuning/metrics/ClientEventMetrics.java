@@ -13,8 +13,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code lettuce.tuning.reconnect.failures}, {@code lettuce.tuning.topology.refreshes},
  * {@code lettuce.tuning.topology.refresh.triggers} (tag {@code trigger}),
  * {@code lettuce.tuning.redirections} (tag {@code type}: {@code moved} or {@code ask})
- * and {@code lettuce.tuning.command.timeouts}. Each name says what it counts, so none has
- * a base unit that Prometheus would append again
+ * {@code lettuce.tuning.command.timeouts} and {@code lettuce.tuning.reauthentications}
+ * (tag {@code outcome}: {@code success} or {@code failure}). Each name says what it
+ * counts, so none has a base unit that Prometheus would append again
  * ({@code lettuce_tuning_reconnects_total}, not
  * {@code lettuce_tuning_reconnects_attempts_total}). Function counters read the recorder
  * when scraped, so events counted before the registry was bound are not lost.
@@ -63,6 +64,16 @@ public final class ClientEventMetrics implements MeterBinder {
 			.register(registry);
 		FunctionCounter.builder("lettuce.tuning.command.timeouts", this.recorder, ClientEventRecorder::commandTimeouts)
 			.description("Redis commands that failed with a command timeout")
+			.register(registry);
+		FunctionCounter
+			.builder("lettuce.tuning.reauthentications", this.recorder, ClientEventRecorder::reauthentications)
+			.description("Live connections re-authenticated with new credentials")
+			.tag("outcome", "success")
+			.register(registry);
+		FunctionCounter
+			.builder("lettuce.tuning.reauthentications", this.recorder, ClientEventRecorder::reauthenticationFailures)
+			.description("Live connections re-authenticated with new credentials")
+			.tag("outcome", "failure")
 			.register(registry);
 	}
 

@@ -4,9 +4,11 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.protocol.CompleteableCommand;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.protocol.Endpoint;
 import io.netty.channel.Channel;
@@ -37,6 +39,12 @@ final class ConnectionLink {
 
 	private volatile @Nullable String stallCause;
 
+	// Why the server refused the last handshake, when it refused the credentials.
+	private volatile @Nullable String rejection;
+
+	// The exception commands fail with now: it learns of a rejection that comes later.
+	private volatile @Nullable RedisUnreachableException failure;
+
 	// Tells a grace timer whether the outage it was started for is still the current one.
 	private volatile long outage;
 
@@ -66,7 +74,32 @@ final class ConnectionLink {
 		this.down = false;
 		this.unreachable = false;
 		this.stallCause = null;
+		this.rejection = null;
+		this.failure = null;
 		this.guard.reachable(this);
+	}
+
+	// A command written before the channel is active belongs to Lettuce's handshake.
+	void handshakeWritten(Object message) {
+		if (message instanceof CompleteableCommand<?> command) {
+			command.onComplete((result, failure) -> handshakeCompleted(failure));
+		}
+		else if (message instanceof Collection<?> commands) {
+			commands.forEach(this::handshakeWritten);
+		}
+	}
+
+	private void handshakeCompleted(@Nullable Throwable failure) {
+		String rejection = (failure != null) ? CredentialsRejection.describe(failure, this.guard.credentialsUser())
+				: null;
+		if (rejection == null) {
+			return;
+		}
+		this.rejection = rejection;
+		RedisUnreachableException current = this.failure;
+		if (current != null) {
+			current.rejected(rejection);
+		}
 	}
 
 	// Unreachable at once: the stall timeout served as the grace.
@@ -140,8 +173,14 @@ final class ConnectionLink {
 		// Works around Lettuce having no public way to fail the commands a disconnected
 		// connection has buffered: its DENIED (protected-mode) path does it.
 		// docs/upstream.md#fail-fast-through-denied
-		endpoint.notifyException(new RedisUnreachableException(this.server, this.downSince, this.downSinceNanos,
-				(cause != null) ? cause : "disconnected, reconnecting"));
+		RedisUnreachableException failure = new RedisUnreachableException(this.server, this.downSince,
+				this.downSinceNanos, (cause != null) ? cause : "disconnected, reconnecting");
+		String rejection = this.rejection;
+		if (rejection != null) {
+			failure.rejected(rejection);
+		}
+		this.failure = failure;
+		endpoint.notifyException(failure);
 	}
 
 	// Called before any caller sees its command fail, so a caller (or a health check)
@@ -161,6 +200,10 @@ final class ConnectionLink {
 
 	String server() {
 		return this.server;
+	}
+
+	@Nullable String rejection() {
+		return this.rejection;
 	}
 
 	Instant downSince() {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.eventloop.LoopWatch;
@@ -66,6 +67,8 @@ public final class OutageGuard implements NettyCustomizer {
 
 	private final Set<OutageHandler> open = ConcurrentHashMap.newKeySet();
 
+	private volatile Supplier<@Nullable String> credentialsUser = () -> null;
+
 	/**
 	 * Create a guard.
 	 * @param options what it does
@@ -100,6 +103,20 @@ public final class OutageGuard implements NettyCustomizer {
 		return this.options;
 	}
 
+	/**
+	 * Tell the guard which user the client authenticates as, so that a connection the
+	 * server refuses for its credentials is reported naming that user.
+	 * @param credentialsUser supplies the user, or {@code null} when the client sends no
+	 * credentials
+	 */
+	public void credentialsUser(Supplier<@Nullable String> credentialsUser) {
+		this.credentialsUser = credentialsUser;
+	}
+
+	@Nullable String credentialsUser() {
+		return this.credentialsUser.get();
+	}
+
 	// One bootstrap per Lettuce connection; its reconnects reuse it, so every channel of
 	// the connection carries the same link.
 	@Override
@@ -126,7 +143,7 @@ public final class OutageGuard implements NettyCustomizer {
 				this.unreachable.remove(link);
 			}
 			else {
-				outages.add(new Outage(link.server(), link.downSince(), link.downFor()));
+				outages.add(new Outage(link.server(), link.downSince(), link.downFor(), link.rejection()));
 			}
 		}
 		outages.sort(Comparator.comparing(Outage::since));
@@ -178,8 +195,20 @@ public final class OutageGuard implements NettyCustomizer {
 	 * @param server the server, as {@code host:port}
 	 * @param since when it became unreachable
 	 * @param duration how long it has been unreachable
+	 * @param rejection why the server refused the last handshake when it refused the
+	 * credentials, naming the user, or {@code null}
 	 */
-	public record Outage(String server, Instant since, Duration duration) {
+	public record Outage(String server, Instant since, Duration duration, @Nullable String rejection) {
+
+		/**
+		 * Create an outage of a server that does not answer.
+		 * @param server the server, as {@code host:port}
+		 * @param since when it became unreachable
+		 * @param duration how long it has been unreachable
+		 */
+		public Outage(String server, Instant since, Duration duration) {
+			this(server, since, duration, null);
+		}
 
 	}
 

@@ -58,6 +58,9 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 
 	private long lastProgressNanos;
 
+	// Until Lettuce's handshake is done, the writes are its commands.
+	private boolean active;
+
 	OutageHandler(ConnectionLink link, OutageOptions options) {
 		this.link = link;
 		this.options = options;
@@ -81,6 +84,7 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 
 	@Override
 	public void channelActive(ChannelHandlerContext ctx) throws Exception {
+		this.active = true;
 		this.link.connected(ctx.channel());
 		this.link.guard().opened(this);
 		this.loopWatch = this.link.guard().watch(ctx.channel().eventLoop());
@@ -103,6 +107,9 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 
 	@Override
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+		if (!this.active) {
+			this.link.handshakeWritten(msg);
+		}
 		if (this.check == null && this.options.stallDetection() && this.waiting != null) {
 			startChecking(ctx);
 		}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.lettuce.core.RedisConnectionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fails a command on a connection that has been down for longer than the grace, or whose
@@ -28,6 +29,8 @@ public final class RedisUnreachableException extends RedisConnectionException {
 	private final long sinceNanos;
 
 	private final String cause;
+
+	private volatile @Nullable String rejection;
 
 	RedisUnreachableException(String server, Instant since, long sinceNanos, String cause) {
 		super("DENIED");
@@ -61,8 +64,29 @@ public final class RedisUnreachableException extends RedisConnectionException {
 		return Duration.ofNanos(System.nanoTime() - this.sinceNanos);
 	}
 
+	// The server answers, but refuses the credentials of the connection's handshakes.
+	void rejected(String rejection) {
+		this.rejection = rejection;
+	}
+
+	/**
+	 * Return why the server refused the connection's last handshake, when it refused its
+	 * credentials ({@code WRONGPASS}, {@code NOAUTH} or {@code NOPERM}).
+	 * @return the server's refusal and the user it refused, never a password, or
+	 * {@code null} if the server is unreachable for another reason
+	 */
+	public @Nullable String getRejection() {
+		return this.rejection;
+	}
+
 	@Override
 	public String getMessage() {
+		String rejection = this.rejection;
+		if (rejection != null) {
+			return "DENIED by lettuce-tuning: Redis at " + this.server + " answers but " + rejection
+					+ "; the connection has been down for " + OutageGuard.seconds(getUnreachableFor()) + " (since "
+					+ this.since + "), and commands fail at once until the server accepts its credentials again";
+		}
 		return "DENIED by lettuce-tuning: Redis at " + this.server + " has been unreachable for "
 				+ OutageGuard.seconds(getUnreachableFor()) + " (since " + this.since + ", " + this.cause
 				+ "); commands fail at once until it answers again";

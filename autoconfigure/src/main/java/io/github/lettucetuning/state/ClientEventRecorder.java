@@ -1,6 +1,7 @@
 package io.github.lettucetuning.state;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -13,6 +14,8 @@ import io.lettuce.core.cluster.event.MovedRedirectionEvent;
 import io.lettuce.core.event.Event;
 import io.lettuce.core.event.EventBus;
 import io.lettuce.core.event.cluster.AdaptiveRefreshTriggeredEvent;
+import io.lettuce.core.event.connection.ReauthenticationEvent;
+import io.lettuce.core.event.connection.ReauthenticationFailedEvent;
 import io.lettuce.core.event.connection.ReconnectAttemptEvent;
 import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import org.apache.commons.logging.Log;
@@ -23,9 +26,10 @@ import reactor.core.Disposable;
 /**
  * Counts what the Lettuce client goes through, from its {@link EventBus}: reconnect
  * attempts and failures, cluster topology changes (and what the last one changed),
- * adaptive refresh triggers, MOVED and ASK redirections; and command timeouts, which the
- * event bus does not carry and which are {@link #recordCommandException(Throwable)
- * reported} by the connection factory instead.
+ * adaptive refresh triggers, MOVED and ASK redirections, re-authentications with new
+ * credentials and their failures; and command timeouts, which the event bus does not
+ * carry and which are {@link #recordCommandException(Throwable) reported} by the
+ * connection factory instead.
  * <p>
  * Each event costs one counter increment on Lettuce's event executor, so the recorder
  * keeps up with any event rate (Lettuce's bus drops events for subscribers that fall
@@ -55,6 +59,14 @@ public final class ClientEventRecorder implements AutoCloseable {
 	private final LongAdder askRedirections = new LongAdder();
 
 	private final LongAdder commandTimeouts = new LongAdder();
+
+	private final LongAdder reauthentications = new LongAdder();
+
+	private final LongAdder reauthenticationFailures = new LongAdder();
+
+	private volatile @Nullable Instant lastReauthentication;
+
+	private volatile @Nullable Instant lastReauthenticationFailure;
 
 	private final Map<RefreshTrigger, LongAdder> refreshTriggers = new EnumMap<>(RefreshTrigger.class);
 
@@ -97,6 +109,16 @@ public final class ClientEventRecorder implements AutoCloseable {
 			// The description first: whoever sees the count go up must find what changed.
 			this.lastTopologyChange = TopologyChange.between(this.clock.instant(), changed.before(), changed.after());
 			this.topologyChanges.increment();
+		}
+		else if (event instanceof ReauthenticationEvent) {
+			this.lastReauthentication = this.clock.instant();
+			this.reauthentications.increment();
+		}
+		else if (event instanceof ReauthenticationFailedEvent) {
+			// Only the time: the cause may be the provider's own exception, whose message
+			// nobody vetted for secrets.
+			this.lastReauthenticationFailure = this.clock.instant();
+			this.reauthenticationFailures.increment();
 		}
 		else if (event instanceof AdaptiveRefreshTriggeredEvent triggered) {
 			LongAdder count = this.refreshTriggers.get(triggered.getRefreshTrigger());
@@ -185,6 +207,39 @@ public final class ClientEventRecorder implements AutoCloseable {
 	 */
 	public long commandTimeouts() {
 		return this.commandTimeouts.sum();
+	}
+
+	/**
+	 * Return the number of live connections that re-authenticated with new credentials.
+	 * @return the re-authentications
+	 */
+	public long reauthentications() {
+		return this.reauthentications.sum();
+	}
+
+	/**
+	 * Return the number of re-authentications that failed, or credential streams that
+	 * ended with an error.
+	 * @return the failed re-authentications
+	 */
+	public long reauthenticationFailures() {
+		return this.reauthenticationFailures.sum();
+	}
+
+	/**
+	 * Return when a connection last re-authenticated.
+	 * @return the time, or {@code null} if none has
+	 */
+	public @Nullable Instant lastReauthentication() {
+		return this.lastReauthentication;
+	}
+
+	/**
+	 * Return when a re-authentication last failed.
+	 * @return the time, or {@code null} if none has
+	 */
+	public @Nullable Instant lastReauthenticationFailure() {
+		return this.lastReauthenticationFailure;
 	}
 
 	/**

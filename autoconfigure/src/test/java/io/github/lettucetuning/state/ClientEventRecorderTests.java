@@ -17,6 +17,8 @@ import io.lettuce.core.cluster.event.MovedRedirectionEvent;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.event.DefaultEventBus;
 import io.lettuce.core.event.cluster.AdaptiveRefreshTriggeredEvent;
+import io.lettuce.core.event.connection.ReauthenticationEvent;
+import io.lettuce.core.event.connection.ReauthenticationFailedEvent;
 import io.lettuce.core.event.connection.ReconnectAttemptEvent;
 import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import org.junit.jupiter.api.AfterEach;
@@ -56,6 +58,18 @@ class ClientEventRecorderTests {
 				new RedisConnectionException("refused"), 1));
 		assertThat(this.recorder.reconnectAttempts()).isEqualTo(2);
 		assertThat(this.recorder.reconnectFailures()).isOne();
+	}
+
+	@Test
+	void countsReauthenticationsByOutcomeWithTheirTimes() {
+		assertThat(this.recorder.lastReauthentication()).isNull();
+		this.eventBus.publish(new ReauthenticationEvent("1"));
+		this.eventBus.publish(new ReauthenticationEvent("2"));
+		this.eventBus.publish(new ReauthenticationFailedEvent("3", new RedisConnectionException("WRONGPASS")));
+		assertThat(this.recorder.reauthentications()).isEqualTo(2);
+		assertThat(this.recorder.reauthenticationFailures()).isOne();
+		assertThat(this.recorder.lastReauthentication()).isEqualTo(NOW);
+		assertThat(this.recorder.lastReauthenticationFailure()).isEqualTo(NOW);
 	}
 
 	@Test

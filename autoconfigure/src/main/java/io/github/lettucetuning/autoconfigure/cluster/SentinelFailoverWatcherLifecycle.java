@@ -96,6 +96,10 @@ final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
 			uri.setStartTls(configuration.isStartTls());
 			uri.setTimeout(configuration.getCommandTimeout());
 			configuration.getClientName().ifPresent(uri::setClientName);
+			// Sentinels with credentials of their own get them as the factory's do.
+			configuration.getRedisCredentialsProviderFactory()
+				.ifPresent((credentials) -> uri
+					.setCredentialsProvider(credentials.createSentinelCredentialsProvider(sentinel)));
 		}
 		return sentinels;
 	}

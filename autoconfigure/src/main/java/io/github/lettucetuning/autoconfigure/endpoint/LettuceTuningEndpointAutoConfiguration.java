@@ -8,6 +8,7 @@ import io.github.lettucetuning.autoconfigure.connection.PoolMaxWait;
 import io.github.lettucetuning.autoconfigure.state.ClientEventRecorderConfiguration;
 import io.github.lettucetuning.autoconfigure.timeout.CommandExpiryTimer;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.endpoint.EffectiveConfigurationReader;
 import io.github.lettucetuning.endpoint.EffectiveConfigurationReader.TimerOwner;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
@@ -58,14 +59,15 @@ public final class LettuceTuningEndpointAutoConfiguration {
 			LettuceTuningProperties tuning, DataRedisProperties redis, ObjectProvider<CommandExpiryTimer> expiryTimer,
 			ObjectProvider<EffectiveSocketSettings> socketSettings, ObjectProvider<ClientEventRecorder> recorder,
 			ObjectProvider<LettuceHealthIndicator> healthIndicator, ObjectProvider<OutageGuard> outageGuard,
-			ObjectProvider<CommandObservationPath> commandMeters, ListableBeanFactory beanFactory,
-			Environment environment) {
+			ObjectProvider<CommandObservationPath> commandMeters, ObjectProvider<CredentialsTracker> credentials,
+			ListableBeanFactory beanFactory, Environment environment) {
 		OutageGuard guard = installed(outageGuard.getIfUnique(), clientResources);
 		EffectiveConfigurationReader reader = new EffectiveConfigurationReader(connectionFactory, clientResources,
 				timerOwner(clientResources.timer(), expiryTimer.getIfAvailable()), socketSettings.getIfAvailable(),
 				pool(redis, tuning, ExplicitProperties.of(environment)),
 				() -> health(healthIndicator.getIfUnique(), beanFactory), guard, commandMeters.getIfAvailable());
-		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable(), guard);
+		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable(), guard,
+				credentials.getIfAvailable());
 	}
 
 	// The guard is on the connections only if the client resources carry it: not when

@@ -3,6 +3,7 @@ package io.github.lettucetuning.autoconfigure.resilience;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.socket.NettyCustomizerContribution;
+import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.eventloop.EventLoopThreadFactoryProvider;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
@@ -29,13 +30,15 @@ import org.springframework.core.annotation.Order;
 public final class LettuceTuningResilienceConfiguration {
 
 	@Bean
-	OutageGuard lettuceTuningOutageGuard(LettuceTuningProperties properties,
-			ObjectProvider<EventLoopWatchdog> watchdog) {
+	OutageGuard lettuceTuningOutageGuard(LettuceTuningProperties properties, ObjectProvider<EventLoopWatchdog> watchdog,
+			ObjectProvider<CredentialsTracker> credentials) {
 		LettuceTuningProperties.Resilience resilience = properties.getResilience();
-		return new OutageGuard(
+		OutageGuard guard = new OutageGuard(
 				new OutageOptions(resilience.getFailFast().isEnabled(), resilience.getFailFast().getGrace(),
 						resilience.getStallDetection().isEnabled(), resilience.getStallDetection().getTimeout()),
 				watchdog.getIfAvailable());
+		credentials.ifAvailable((tracker) -> guard.credentialsUser(tracker::user));
+		return guard;
 	}
 
 	@Bean

@@ -63,6 +63,7 @@ class PrometheusMeterNamesIntegrationTests {
 			"lettuce_tuning_reconnects_total", "lettuce_tuning_reconnect_failures_total",
 			"lettuce_tuning_topology_refreshes_total", "lettuce_tuning_topology_refresh_triggers_total",
 			"lettuce_tuning_redirections_total", "lettuce_tuning_command_timeouts_total",
+			"lettuce_tuning_reauthentications_total",
 			// OutageMetrics
 			"lettuce_tuning_commands_waiting", "lettuce_tuning_connections_unreachable",
 			"lettuce_tuning_event_loop_blocked_total", "lettuce_tuning_event_loops_blocked",
