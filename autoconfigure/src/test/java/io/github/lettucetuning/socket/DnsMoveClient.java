@@ -5,6 +5,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -29,10 +30,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * The application side of {@link DnsMoveIntegrationTests}, run in a JVM of its own
  * because the JDK reads {@code jdk.net.hosts.file} once per JVM. It starts a Spring Boot
- * context connecting to {@code redis-primary.test}, writes from 8 threads until a line
- * arrives on standard input, then writes what it saw to the result file as
- * {@code key=value} lines: successes, failures, the longest a caller waited after the
- * first line (the move), and the first failure's causes. A second line ends the run.
+ * context connecting to {@code redis-primary.test} and writes from 8 threads. Each line
+ * on standard input ends a phase; what the phase saw goes to {@code <result>.<phase>} as
+ * {@code key=value} lines: successes, failures, the longest a caller waited, and the
+ * first failure's causes. The line {@code stop} (or the end of input) ends the run.
  * <p>
  * Arguments: the setup ({@code starter}, {@code stock} or {@code stock-jdk-resolver}),
  * the port, the result file.
@@ -65,13 +66,22 @@ public final class DnsMoveClient {
 			traffic.start();
 			System.out.println("dns-move-client: writing");
 			BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-			// The first line marks the move: what callers waited before it (the first
-			// connect, a cold JVM) is not the outage's
-			input.readLine();
-			traffic.resetLongestWait();
-			input.readLine();
-			traffic.stop();
-			Files.write(result, traffic.report());
+			// Each line ends a phase: its report goes to result.<n>, and the next phase
+			// counts afresh, so that what callers waited in one (the first connect, a
+			// cold JVM) is not blamed on the next. "stop" ends the run.
+			for (int phase = 0;; phase++) {
+				String line = input.readLine();
+				boolean last = (line == null || line.equals("stop"));
+				if (last) {
+					traffic.stop();
+				}
+				Path report = result.resolveSibling(result.getFileName() + "." + phase);
+				Path written = Files.write(report.resolveSibling(report.getFileName() + ".tmp"), traffic.endPhase());
+				Files.move(written, report, StandardCopyOption.ATOMIC_MOVE);
+				if (last) {
+					break;
+				}
+			}
 		}
 		System.exit(0);
 	}
@@ -170,10 +180,6 @@ public final class DnsMoveClient {
 			}
 		}
 
-		void resetLongestWait() {
-			this.longestWaitNanos.set(0);
-		}
-
 		void stop() throws InterruptedException {
 			this.running.set(false);
 			for (Thread thread : this.threads) {
@@ -182,7 +188,9 @@ public final class DnsMoveClient {
 			}
 		}
 
-		List<String> report() {
+		// The phase's report; the next phase starts counting from zero. A call in
+		// progress counts in both.
+		List<String> endPhase() {
 			long now = System.nanoTime();
 			for (int i = 0; i < THREADS; i++) {
 				long start = this.callStarts.get(i);
@@ -190,9 +198,9 @@ public final class DnsMoveClient {
 					this.longestWaitNanos.accumulateAndGet(now - start, Math::max);
 				}
 			}
-			return List.of("successes=" + this.successes.get(), "failures=" + this.failures.get(),
-					"longest-wait-ms=" + TimeUnit.NANOSECONDS.toMillis(this.longestWaitNanos.get()),
-					"first-failure=" + this.firstFailure.get());
+			return List.of("successes=" + this.successes.getAndSet(0), "failures=" + this.failures.getAndSet(0),
+					"longest-wait-ms=" + TimeUnit.NANOSECONDS.toMillis(this.longestWaitNanos.getAndSet(0)),
+					"first-failure=" + this.firstFailure.getAndSet("none"));
 		}
 
 	}

@@ -55,6 +55,8 @@ class DnsMoveIntegrationTests {
 
 	private static final Duration CLIENT_START = Duration.ofSeconds(90);
 
+	private static final String CLIENT_NAME = "dns-move-starter";
+
 	private final RedisServerLauncher launcher = new RedisServerLauncher();
 
 	@TempDir
@@ -71,6 +73,8 @@ class DnsMoveIntegrationTests {
 	private Path clientLog;
 
 	private long clientStartedAt;
+
+	private int phase;
 
 	@BeforeEach
 	void startServers() throws IOException {
@@ -96,21 +100,49 @@ class DnsMoveIntegrationTests {
 	void withTheStarterWritesReachTheNewAddressWithinTheBoundAndNoCallerWaitsPastTheGrace() throws Exception {
 		startClient("starter");
 		awaitWritesOn(this.serverA, CLIENT_START);
+		endPhase();
 		long movedAt = move();
 		Duration bound = MAX_TTL.plus(MAX_RECONNECT_DELAY).plus(MARGIN);
 		Duration moved = Duration.ofNanos(awaitWritesOn(this.serverB, bound.plus(Duration.ofSeconds(30))) - movedAt);
 		long keysOnB = dbSize(this.serverB);
 		Thread.sleep(1000);
-		Map<String, String> result = stopClient();
-		report("starter", moved, result);
+		Map<String, String> moving = endPhase();
+		report("starter", moved, moving);
 		assertThat(moved)
 			.as("writes reach B after the move (bound = max-ttl %s + reconnect delay %s + margin %s); client %s",
-					MAX_TTL, MAX_RECONNECT_DELAY, MARGIN, result)
+					MAX_TTL, MAX_RECONNECT_DELAY, MARGIN, moving)
 			.isLessThanOrEqualTo(bound);
 		assertThat(dbSize(this.serverB)).as("writes keep landing on B").isGreaterThan(keysOnB);
-		assertThat(Long.parseLong(result.get("longest-wait-ms")))
-			.as("no caller waits past the fail-fast grace %s + margin %s; client %s", GRACE, MARGIN, result)
+		assertThat(Long.parseLong(moving.get("longest-wait-ms")))
+			.as("no caller waits past the fail-fast grace %s + margin %s; client %s", GRACE, MARGIN, moving)
 			.isLessThanOrEqualTo(GRACE.plus(MARGIN).toMillis());
+
+		// The name stops resolving while B is up: reconnects fail on the resolver, and
+		// callers fail after the grace instead of waiting for it
+		pointNameNowhere();
+		Thread.sleep(MAX_TTL.plusSeconds(1).toMillis());
+		assertThat(this.serverB.killClient(CLIENT_NAME)).as("the client's connections to B").isPositive();
+		Thread.sleep(3000);
+		assertThat(this.serverB.countClients(CLIENT_NAME)).as("no connection while the name does not resolve").isZero();
+		Map<String, String> unresolved = endPhase();
+		report("starter, name not resolving", null, unresolved);
+		assertThat(Long.parseLong(unresolved.get("failures"))).as("client %s", unresolved).isPositive();
+		assertThat(Long.parseLong(unresolved.get("longest-wait-ms")))
+			.as("no caller waits for the resolver past the grace %s + margin %s; client %s", GRACE, MARGIN, unresolved)
+			.isLessThanOrEqualTo(GRACE.plus(MARGIN).toMillis());
+
+		// And back: traffic resumes within the same bound
+		long keysBefore = dbSize(this.serverB);
+		pointNameAt(this.serverB);
+		long restoredAt = System.nanoTime();
+		await().atMost(bound.plus(Duration.ofSeconds(30)))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> dbSize(this.serverB) > keysBefore);
+		Duration resumed = Duration.ofNanos(System.nanoTime() - restoredAt);
+		Map<String, String> last = stopClient();
+		report("starter, name back", resumed, last);
+		assertThat(resumed).as("writes resume once the name resolves again; client %s", last)
+			.isLessThanOrEqualTo(bound);
 	}
 
 	@Test
@@ -152,19 +184,26 @@ class DnsMoveIntegrationTests {
 	// The numbers docs/cluster-and-network.md quotes, in the test report.
 	private static void report(String setup, Duration moved, Map<String, String> result) {
 		System.out.println("dns-move " + setup + ": writes reached B "
-				+ ((moved != null) ? moved.toMillis() + " ms after the move" : "never") + "; client " + result);
+				+ ((moved != null) ? moved.toMillis() + " ms after the change" : "never") + "; client " + result);
 	}
 
 	private void pointNameAt(RedisNode server) throws IOException {
+		writeHostsFile(server.host() + " " + DnsMoveClient.HOST + "\n");
+	}
+
+	private void pointNameNowhere() throws IOException {
+		writeHostsFile("127.0.0.1 localhost\n");
+	}
+
+	private void writeHostsFile(String content) throws IOException {
 		// Written whole and moved into place, so that no reader sees half a file
 		Path next = this.directory.resolve("hosts.next");
-		Files.writeString(next, server.host() + " " + DnsMoveClient.HOST + "\n", StandardCharsets.US_ASCII);
+		Files.writeString(next, content, StandardCharsets.US_ASCII);
 		Files.move(next, this.hostsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 	}
 
 	// Points the name at B and stops A; returns when, in System.nanoTime().
 	private long move() throws IOException {
-		signalClient();
 		pointNameAt(this.serverB);
 		this.serverA.stop();
 		return System.nanoTime();
@@ -208,20 +247,35 @@ class DnsMoveIntegrationTests {
 		}
 	}
 
-	private void signalClient() throws IOException {
+	// Ends the client's current phase and returns its report.
+	private Map<String, String> endPhase() throws IOException {
 		OutputStream input = this.client.getOutputStream();
 		input.write('\n');
 		input.flush();
+		return awaitReport();
 	}
 
 	private Map<String, String> stopClient() throws Exception {
 		try (OutputStream input = this.client.getOutputStream()) {
-			input.write("\n\n".getBytes(StandardCharsets.US_ASCII));
+			input.write("stop\n".getBytes(StandardCharsets.US_ASCII));
 		}
+		Map<String, String> report = awaitReport();
 		assertThat(this.client.waitFor(120, TimeUnit.SECONDS)).as("client exits; %s", logTail()).isTrue();
 		assertThat(this.client.exitValue()).as("client exit; %s", logTail()).isZero();
+		return report;
+	}
+
+	private Map<String, String> awaitReport() throws IOException {
+		Path report = this.directory.resolve("result." + this.phase++);
+		// Bounded: the last report waits for writers of stock Boot, which may wait out
+		// the
+		// command timeout (60s)
+		await().atMost(Duration.ofSeconds(100))
+			.pollInterval(Duration.ofMillis(50))
+			.failFast("client exited: " + logTail(), () -> !this.client.isAlive() && !Files.exists(report))
+			.until(() -> Files.exists(report));
 		Map<String, String> result = new HashMap<>();
-		for (String line : Files.readAllLines(this.directory.resolve("result"))) {
+		for (String line : Files.readAllLines(report)) {
 			int equals = line.indexOf('=');
 			result.put(line.substring(0, equals), line.substring(equals + 1));
 		}
