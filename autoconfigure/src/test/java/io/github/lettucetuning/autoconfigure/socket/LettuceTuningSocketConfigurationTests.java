@@ -213,7 +213,9 @@ class LettuceTuningSocketConfigurationTests {
 			assertThat(group).isNotSameAs(DefaultClientResources.DEFAULT_ADDRESS_RESOLVER_GROUP);
 			ClientAddressResolver resolver = ClientAddressResolver.of(group);
 			assertThat(resolver).isNotNull();
-			assertThat(resolver.maxTtl()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(resolver.maxTtl()).isEqualTo(Duration.ofSeconds(5))
+				.isEqualTo(ClientAddressResolver.DEFAULT_MAX_TTL)
+				.isEqualTo(new LettuceTuningProperties().getDns().getMaxTtl());
 		});
 		this.contextRunner.withPropertyValues("lettuce.tuning.dns.max-ttl=0s")
 			.run((context) -> assertThat(
