@@ -89,10 +89,11 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 	 * @param inactiveReason why a requested setting is inactive, when one is
 	 * @param flushConsolidation the most flushes merged into one socket write,
 	 * {@code null} when flushes are not merged
+	 * @param dns how host names are resolved on each connect
 	 */
 	public record Socket(String transport, boolean nativeTransport, @Nullable Duration connectTimeout,
 			KeepAlive keepAlive, TcpUserTimeout tcpUserTimeout, @Nullable String inactiveReason,
-			@Nullable Integer flushConsolidation) {
+			@Nullable Integer flushConsolidation, Dns dns) {
 
 		/**
 		 * Return whether the transport can set TCP_USER_TIMEOUT.
@@ -102,6 +103,22 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 			return "epoll".equals(this.transport) || "io_uring".equals(this.transport);
 		}
 
+	}
+
+	/**
+	 * How host names are resolved. Lettuce resolves again on every connect and reconnect;
+	 * how old the answer may be depends on the resolver.
+	 *
+	 * @param resolver {@code lettuce-tuning} (a resolver of this client's, answers reused
+	 * for at most {@code maxTtl}), {@code lettuce} (Lettuce's JVM-wide DNS resolver:
+	 * answers kept for their DNS TTL, /etc/hosts read once), {@code jdk} (the JDK's
+	 * resolver and its JVM-wide cache) or the class name of another resolver
+	 * @param maxTtl the longest time an answer is reused, {@code null} when the DNS
+	 * answer's own TTL decides or it is unknown
+	 * @param hostsFile the hosts file consulted before DNS, {@code platform} for the
+	 * system's, {@code null} when unknown
+	 */
+	public record Dns(String resolver, @Nullable Duration maxTtl, @Nullable String hostsFile) {
 	}
 
 	/**

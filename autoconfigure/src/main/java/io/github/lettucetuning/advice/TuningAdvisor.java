@@ -61,6 +61,11 @@ public final class TuningAdvisor {
 	 */
 	public static final String REDIS_HEALTH_UNBOUNDED = "redis-health-unbounded";
 
+	/**
+	 * A resolver that may hand out a DNS answer long after the name moved.
+	 */
+	public static final String STALE_DNS_ANSWERS = "stale-dns-answers";
+
 	// Below this many ticks, the tick is a noticeable share of the timeout.
 	private static final int TIMEOUT_TICKS = 10;
 
@@ -74,6 +79,7 @@ public final class TuningAdvisor {
 		poolSharedTraffic(configuration, findings);
 		clusterNoPeriodicRefresh(configuration, findings);
 		transport(configuration.socket(), findings);
+		staleDnsAnswers(configuration.socket().dns(), findings);
 		timeoutBelowTimerTick(configuration, findings);
 		multiFewerIoThreads(configuration, findings);
 		unboundedPoolWait(configuration, findings);
@@ -129,6 +135,28 @@ public final class TuningAdvisor {
 							: "TCP keep-alive is off: an idle connection to a dead host is never detected",
 					"Keep Lettuce's keep-alive (on, 13s idle, 13s interval, 3 probes since Lettuce 7.5): remove the "
 							+ "customizer that changes it; idle, interval and count apply on epoll, io_uring and NIO"));
+		}
+	}
+
+	private void staleDnsAnswers(EffectiveConfiguration.Dns dns, List<Finding> findings) {
+		String fix = "Leave lettuce.tuning.dns.enabled at true and remove any customizer that sets another address "
+				+ "resolver: each connect then resolves through a resolver whose answers are at most "
+				+ "lettuce.tuning.dns.max-ttl (5s) old";
+		if ("lettuce".equals(dns.resolver())) {
+			findings.add(Finding.of(STALE_DNS_ANSWERS, Severity.INFO,
+					"Lettuce's JVM-wide resolver keeps a DNS answer for the TTL the record carries and reads "
+							+ "/etc/hosts once: after a failover that moves the endpoint's address, reconnects may "
+							+ "reach the old address for that long",
+					fix));
+		}
+		else if ("jdk".equals(dns.resolver())) {
+			Duration ttl = dns.maxTtl();
+			findings.add(Finding.of(STALE_DNS_ANSWERS, (ttl == null) ? Severity.WARNING : Severity.INFO,
+					"The JDK's resolver keeps answers JVM-wide for " + ((ttl != null) ? ttl.toSeconds() + "s" : "ever")
+							+ " (networkaddress.cache.ttl) and "
+							+ "blocks an event loop while DNS answers: after a failover that moves the endpoint's "
+							+ "address, reconnects reach the old address for that long",
+					fix));
 		}
 	}
 

@@ -37,6 +37,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	private final Socket socket = new Socket();
 
+	private final Dns dns = new Dns();
+
 	private final Resilience resilience = new Resilience();
 
 	private final Sentinel sentinel = new Sentinel();
@@ -71,6 +73,10 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	public Socket getSocket() {
 		return this.socket;
+	}
+
+	public Dns getDns() {
+		return this.dns;
 	}
 
 	public Resilience getResilience() {
@@ -409,6 +415,49 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public TcpUserTimeout getTcpUserTimeout() {
 			return this.tcpUserTimeout;
+		}
+
+	}
+
+	/**
+	 * How host names are resolved to addresses. Lettuce resolves the host of every
+	 * connection again on each connect and reconnect; these settings bound how old the
+	 * answer it gets may be, so that a name a failover moves to another address is
+	 * followed once the old connection is lost.
+	 */
+	public static class Dns {
+
+		/**
+		 * Whether each client gets its own resolver: Netty's non-blocking DNS resolver,
+		 * as Lettuce's default, but with answers reused for at most 'max-ttl', the JVM's
+		 * hosts file ('jdk.net.hosts.file' when set, else the system's) re-read as often,
+		 * and closed with the client. When false, Lettuce's JVM-wide resolver applies,
+		 * which keeps answers for their DNS TTL and reads /etc/hosts once.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Longest time a resolved address, from DNS or the hosts file, is reused for a
+		 * new connection; a shorter DNS TTL still applies. Whole seconds; 0 asks on every
+		 * connect. A moved name is followed within this, plus the reconnect delay, after
+		 * the old connection is lost.
+		 */
+		private Duration maxTtl = Duration.ofSeconds(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getMaxTtl() {
+			return this.maxTtl;
+		}
+
+		public void setMaxTtl(Duration maxTtl) {
+			this.maxTtl = maxTtl;
 		}
 
 	}

@@ -18,6 +18,9 @@ final class LettuceTuningPropertiesValidator {
 
 	private static final String PREFIX = "lettuce.tuning.";
 
+	// A day: longer is no longer a bound on how stale an address may be.
+	private static final Duration MAX_DNS_TTL = Duration.ofDays(1);
+
 	private LettuceTuningPropertiesValidator() {
 	}
 
@@ -25,6 +28,7 @@ final class LettuceTuningPropertiesValidator {
 		validateConnection(properties.getConnection());
 		validateTimer(properties.getTimer());
 		validateSocket(properties.getSocket());
+		validateDns(properties.getDns());
 		validateResilience(properties.getResilience());
 		requirePositive("health.timeout", properties.getHealth().getTimeout(),
 				"so that the health check answers; 2s is the default");
@@ -60,6 +64,14 @@ final class LettuceTuningPropertiesValidator {
 				throw invalid("socket.tcp-user-timeout.duration", display(tcpUserTimeout),
 						"the socket option holds at most " + Integer.MAX_VALUE + "ms; set a shorter duration");
 			}
+		}
+	}
+
+	private static void validateDns(LettuceTuningProperties.Dns dns) {
+		Duration maxTtl = dns.getMaxTtl();
+		if (maxTtl.isNegative() || maxTtl.toSeconds() > MAX_DNS_TTL.toSeconds() || maxTtl.getNano() != 0) {
+			throw invalid("dns.max-ttl", display(maxTtl), "it must be a whole number of seconds from 0s to "
+					+ MAX_DNS_TTL.toSeconds() + "s; set how long a resolved address may be reused, 5s is the default");
 		}
 	}
 

@@ -1,5 +1,7 @@
 package io.github.lettucetuning.endpoint;
 
+import java.nio.file.Path;
+import java.security.Security;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -10,6 +12,7 @@ import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.observation.CommandObservationPath;
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.socket.ClientAddressResolver;
 import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.resilience.OutageGuard;
@@ -22,8 +25,11 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.ExtendedKeepAliveSupport;
 import io.lettuce.core.resource.Transports;
+import io.netty.resolver.AddressResolverGroup;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
 import org.jspecify.annotations.Nullable;
@@ -41,6 +47,8 @@ public final class EffectiveConfigurationReader {
 	private static final Duration NETTY_TICK = Duration.ofMillis(100);
 
 	private static final int NETTY_WHEEL_SIZE = 512;
+
+	private static final Duration JDK_DEFAULT_CACHE_TTL = Duration.ofSeconds(30);
 
 	private final LettuceTuningConnectionFactory factory;
 
@@ -165,7 +173,41 @@ public final class EffectiveConfigurationReader {
 				keepAliveSettings,
 				new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
 						tcpUserTimeout ? socketOptions.getTcpUserTimeout().getTcpUserTimeout() : null),
-				inactiveReason, flushConsolidation());
+				inactiveReason, flushConsolidation(), dns());
+	}
+
+	// Read from the resources: a customizer of the user's may have set another resolver.
+	private EffectiveConfiguration.Dns dns() {
+		AddressResolverGroup<?> group = this.resources.addressResolverGroup();
+		ClientAddressResolver ours = ClientAddressResolver.of(group);
+		if (ours != null) {
+			Path file = ours.hostsFile().file();
+			return new EffectiveConfiguration.Dns("lettuce-tuning", ours.maxTtl(),
+					(file != null) ? file.toString() : "platform");
+		}
+		if (group == DefaultClientResources.DEFAULT_ADDRESS_RESOLVER_GROUP) {
+			return new EffectiveConfiguration.Dns("lettuce", null, "platform");
+		}
+		if (group instanceof DefaultAddressResolverGroup) {
+			return new EffectiveConfiguration.Dns("jdk", jdkCacheTtl(), null);
+		}
+		return new EffectiveConfiguration.Dns(group.getClass().getName(), null, null);
+	}
+
+	// The JDK keeps positive answers for networkaddress.cache.ttl seconds, 30 without a
+	// security manager; negative means forever, shown as unknown.
+	private static @Nullable Duration jdkCacheTtl() {
+		String ttl = Security.getProperty("networkaddress.cache.ttl");
+		if (ttl == null) {
+			return JDK_DEFAULT_CACHE_TTL;
+		}
+		try {
+			long seconds = Long.parseLong(ttl.trim());
+			return (seconds >= 0) ? Duration.ofSeconds(seconds) : null;
+		}
+		catch (NumberFormatException ex) {
+			return JDK_DEFAULT_CACHE_TTL;
+		}
 	}
 
 	// Read from the resources rather than the properties: a customizer of the user's may

@@ -60,6 +60,34 @@ class TuningAdvisorTests {
 	}
 
 	@Test
+	void aResolverThatKeepsAnswersLongIsReported() {
+		assertThat(advise(
+				recommended().socket(socketWithDns(new EffectiveConfiguration.Dns("lettuce", null, "platform")))))
+			.singleElement()
+			.satisfies((finding) -> {
+				assertThat(finding.id()).isEqualTo(TuningAdvisor.STALE_DNS_ANSWERS);
+				assertThat(finding.severity()).isEqualTo("info");
+				assertThat(finding.fix()).contains("lettuce.tuning.dns.enabled");
+			});
+		assertThat(advise(recommended().socket(socketWithDns(new EffectiveConfiguration.Dns("jdk", null, null)))))
+			.singleElement()
+			.satisfies((finding) -> {
+				assertThat(finding.severity()).isEqualTo("warning");
+				assertThat(finding.message()).contains("for ever");
+			});
+		assertThat(advise(recommended()
+			.socket(socketWithDns(new EffectiveConfiguration.Dns("jdk", Duration.ofSeconds(30), null)))))
+			.singleElement()
+			.satisfies((finding) -> assertThat(finding.message()).contains("30s"));
+	}
+
+	private static EffectiveConfiguration.Socket socketWithDns(EffectiveConfiguration.Dns dns) {
+		EffectiveConfiguration.Socket socket = Configurations.socket("epoll", true, true);
+		return new EffectiveConfiguration.Socket(socket.transport(), socket.nativeTransport(), socket.connectTimeout(),
+				socket.keepAlive(), socket.tcpUserTimeout(), socket.inactiveReason(), socket.flushConsolidation(), dns);
+	}
+
+	@Test
 	void timeoutNearTheTickIsAWarningAndBelowItAnError() {
 		Configurations.Builder netty = recommended().pool(null)
 			.timer(new EffectiveConfiguration.Timer("netty", Duration.ofMillis(100), 512, null, "lettuce"));

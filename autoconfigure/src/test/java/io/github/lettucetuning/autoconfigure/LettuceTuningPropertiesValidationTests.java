@@ -31,6 +31,9 @@ class LettuceTuningPropertiesValidationTests {
 			timer.wheel-size=1000                      | 1000    | power of two
 			timer.max-pending=-5                       | -5      | remove it to use the default
 			socket.tcp-user-timeout.duration=0s        | 0ms     | remove it to use the keep-alive's idle
+			dns.max-ttl=-1s                            | -1000ms | 5s is the default
+			dns.max-ttl=1500ms                         | 1500ms  | a whole number of seconds
+			dns.max-ttl=2d                             | 172800000ms | from 0s to 86400s
 			resilience.fail-fast.grace=-1s             | -1000ms | 1s is the default
 			resilience.stall-detection.timeout=0s      | 0ms     | stall-detection.enabled=false
 			resilience.blocked-loop-detection.threshold=-1s | -1000ms | blocked-loop-detection.enabled=false

@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.socket.ClientAddressResolver;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.socket.FlushConsolidation;
 import io.github.lettucetuning.socket.NativeTransports;
@@ -15,6 +16,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -23,7 +25,9 @@ import org.springframework.core.io.ResourceLoader;
 /**
  * Chooses the Netty transport, applies TCP_USER_TIMEOUT to every Lettuce connection,
  * publishing the {@link EffectiveSocketSettings} that took effect, merges the flushes of
- * concurrent commands ({@link FlushConsolidation}), and caps the reconnect backoff.
+ * concurrent commands ({@link FlushConsolidation}), caps the reconnect backoff, and gives
+ * the client a resolver whose answers are reused for a bounded time
+ * ({@link ClientAddressResolver}).
  *
  * @since 0.1.0
  */
@@ -89,6 +93,13 @@ public final class LettuceTuningSocketConfiguration {
 	ReconnectDelayCustomizer lettuceTuningReconnectDelayCustomizer(LettuceTuningProperties properties) {
 		LettuceTuningProperties.Reconnect reconnect = properties.getResilience().getReconnect();
 		return new ReconnectDelayCustomizer(reconnect.getMaxDelay(), reconnect.getJitter());
+	}
+
+	@Bean
+	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
+	@ConditionalOnBooleanProperty(name = "lettuce.tuning.dns.enabled", matchIfMissing = true)
+	AddressResolverCustomizer lettuceTuningAddressResolverCustomizer(LettuceTuningProperties properties) {
+		return new AddressResolverCustomizer(ClientAddressResolver.create(properties.getDns().getMaxTtl()));
 	}
 
 	private static boolean isLinux() {

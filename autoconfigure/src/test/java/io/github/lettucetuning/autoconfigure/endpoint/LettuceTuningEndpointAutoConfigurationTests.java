@@ -18,6 +18,7 @@ import io.github.lettucetuning.state.ClientEventRecorder;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -146,6 +147,23 @@ class LettuceTuningEndpointAutoConfigurationTests {
 			assertThat(socket.tcpUserTimeout().active()).isEqualTo(applied.tcpUserTimeout().active());
 			assertThat(socket.flushConsolidation()).isEqualTo(256);
 		});
+	}
+
+	@Test
+	void theResolverInEffectIsReportedAsTheResourcesHaveIt() {
+		this.contextRunner.run((context) -> assertThat(dns(context))
+			.isEqualTo(new EffectiveConfiguration.Dns("lettuce-tuning", Duration.ofSeconds(5), "platform")));
+		this.contextRunner.withPropertyValues("lettuce.tuning.dns.enabled=false")
+			.run((context) -> assertThat(dns(context))
+				.isEqualTo(new EffectiveConfiguration.Dns("lettuce", null, "platform")));
+		this.contextRunner
+			.withBean(ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> builder.addressResolverGroup(DefaultAddressResolverGroup.INSTANCE))
+			.run((context) -> assertThat(dns(context).resolver()).isEqualTo("jdk"));
+	}
+
+	private static EffectiveConfiguration.Dns dns(ApplicationContext context) {
+		return context.getBean(LettuceEndpoint.class).lettuce().configuration().socket().dns();
 	}
 
 	@Test

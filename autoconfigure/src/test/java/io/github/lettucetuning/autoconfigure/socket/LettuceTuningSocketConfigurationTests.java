@@ -7,6 +7,7 @@ import java.util.List;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
+import io.github.lettucetuning.socket.ClientAddressResolver;
 import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.socket.FlushConsolidation;
@@ -17,9 +18,12 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SocketOptions.KeepAliveOptions;
 import io.lettuce.core.SocketOptions.TcpUserTimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.resolver.AddressResolverGroup;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -200,6 +204,35 @@ class LettuceTuningSocketConfigurationTests {
 				.satisfies((delays) -> assertThat(delays.stream().distinct().count()).isGreaterThan(5)));
 		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.reconnect.jitter=none")
 			.run((context) -> assertThat(delays(context, 20)).containsOnly(Duration.ofSeconds(1)));
+	}
+
+	@Test
+	void eachClientResolvesWithAResolverOfItsOwnWhoseAnswersLiveFiveSeconds() {
+		this.contextRunner.run((context) -> {
+			AddressResolverGroup<?> group = context.getBean(ClientResources.class).addressResolverGroup();
+			assertThat(group).isNotSameAs(DefaultClientResources.DEFAULT_ADDRESS_RESOLVER_GROUP);
+			ClientAddressResolver resolver = ClientAddressResolver.of(group);
+			assertThat(resolver).isNotNull();
+			assertThat(resolver.maxTtl()).isEqualTo(Duration.ofSeconds(5))
+				.isEqualTo(ClientAddressResolver.DEFAULT_MAX_TTL)
+				.isEqualTo(new LettuceTuningProperties().getDns().getMaxTtl());
+		});
+		this.contextRunner.withPropertyValues("lettuce.tuning.dns.max-ttl=0s")
+			.run((context) -> assertThat(
+					ClientAddressResolver.of(context.getBean(ClientResources.class).addressResolverGroup()).maxTtl())
+				.isZero());
+	}
+
+	@Test
+	void theResolverCanBeLeftToLettuceOrReplacedByTheApplication() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.dns.enabled=false")
+			.run((context) -> assertThat(context.getBean(ClientResources.class).addressResolverGroup())
+				.isSameAs(DefaultClientResources.DEFAULT_ADDRESS_RESOLVER_GROUP));
+		this.contextRunner
+			.withBean(ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> builder.addressResolverGroup(DefaultAddressResolverGroup.INSTANCE))
+			.run((context) -> assertThat(context.getBean(ClientResources.class).addressResolverGroup())
+				.isSameAs(DefaultAddressResolverGroup.INSTANCE));
 	}
 
 	// Twenty connections' delays for their attempt-th attempt, each connection's watchdog

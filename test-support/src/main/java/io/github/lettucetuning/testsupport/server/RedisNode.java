@@ -80,7 +80,7 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	public String host() {
-		return HOST;
+		return this.config.host();
 	}
 
 	public int port() {
@@ -100,7 +100,7 @@ public final class RedisNode implements AutoCloseable {
 	 * @return the URI
 	 */
 	public String uri() {
-		return "redis://" + HOST + ":" + this.port;
+		return "redis://" + host() + ":" + this.port;
 	}
 
 	public RedisServerConfig config() {
@@ -143,7 +143,7 @@ public final class RedisNode implements AutoCloseable {
 	 * @return the connection
 	 */
 	public RespClient connect(Duration readTimeout) {
-		RespClient client = RespClient.connect(HOST, this.port, RespClient.DEFAULT_CONNECT_TIMEOUT, readTimeout);
+		RespClient client = RespClient.connect(host(), this.port, RespClient.DEFAULT_CONNECT_TIMEOUT, readTimeout);
 		try {
 			authenticate(client);
 			client.command("CLIENT", "SETNAME", ADMIN_CLIENT_NAME);
@@ -487,7 +487,7 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	private boolean answersAsThisProcess(long expectedPid) {
-		try (RespClient client = RespClient.connect(HOST, this.port, Duration.ofMillis(250), Duration.ofSeconds(1))) {
+		try (RespClient client = RespClient.connect(host(), this.port, Duration.ofMillis(250), Duration.ofSeconds(1))) {
 			authenticate(client);
 			client.command("PING");
 			// Another JVM may have won the race for this port: make sure it is our
@@ -579,7 +579,7 @@ public final class RedisNode implements AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "RedisNode[" + name() + "@" + HOST + ":" + this.port + "]";
+		return "RedisNode[" + name() + "@" + host() + ":" + this.port + "]";
 	}
 
 }

@@ -71,6 +71,32 @@ public final class RedisServerConfig {
 	}
 
 	/**
+	 * Listen on another loopback address than {@value RedisNode#HOST}, e.g.
+	 * {@code 127.0.0.2}: two nodes can then share a port, as one server moving to another
+	 * address would.
+	 * @param address a loopback address
+	 * @return a new configuration
+	 */
+	public RedisServerConfig withBindAddress(String address) {
+		return withDirective("bind", address);
+	}
+
+	/**
+	 * Return the address the node listens on: the last {@code bind} directive's, else
+	 * {@value RedisNode#HOST}.
+	 * @return the address
+	 */
+	public String host() {
+		String host = RedisNode.HOST;
+		for (Directive directive : this.directives) {
+			if ("bind".equals(directive.name()) && !directive.arguments().isEmpty()) {
+				host = directive.arguments().get(0);
+			}
+		}
+		return host;
+	}
+
+	/**
 	 * Use a fixed port instead of a free one.
 	 * @param port the port, {@code 0} for a free one
 	 * @return a new configuration
@@ -198,7 +224,7 @@ public final class RedisServerConfig {
 	public List<String> render(Path directory, int port) {
 		List<Directive> all = new ArrayList<>();
 		all.add(directive("port", Integer.toString(port)));
-		all.add(directive("bind", "127.0.0.1"));
+		all.add(directive("bind", host()));
 		all.add(directive("dir", directory.toAbsolutePath().toString()));
 		all.add(directive("logfile", RedisNode.LOG_FILE_NAME));
 		all.add(directive("daemonize", "no"));
@@ -213,7 +239,8 @@ public final class RedisServerConfig {
 		if (this.password != null) {
 			all.add(directive("requirepass", this.password));
 		}
-		all.addAll(this.directives);
+		// The bind address was rendered above
+		this.directives.stream().filter((directive) -> !"bind".equals(directive.name())).forEach(all::add);
 		return all.stream().map(Directive::render).toList();
 	}
 

@@ -32,6 +32,15 @@ class RedisServerConfigTests {
 	}
 
 	@Test
+	void anotherBindAddressReplacesTheDefaultOne() {
+		RedisServerConfig config = RedisServerConfig.defaults().withBindAddress("127.0.0.2");
+		assertThat(config.host()).isEqualTo("127.0.0.2");
+		assertThat(config.render(DIRECTORY, 1)).filteredOn((line) -> line.startsWith("bind "))
+			.containsExactly("bind 127.0.0.2");
+		assertThat(RedisServerConfig.defaults().host()).isEqualTo(RedisNode.HOST);
+	}
+
+	@Test
 	void rendersPasswordAndAclUsers() {
 		List<String> lines = RedisServerConfig.defaults()
 			.withPassword("s3cret")
