@@ -1,10 +1,13 @@
 package io.github.lettucetuning.endpoint;
 
+import java.util.function.Supplier;
+
 import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.advice.TuningAdvisor;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.state.ServerIdentity;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
@@ -12,9 +15,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The read-only {@code lettuce} endpoint: the Lettuce configuration in effect, what the
- * client is doing now, and advice about the configuration. Reading it sends nothing to
- * Redis, and it holds no credentials or key names.
+ * The read-only {@code lettuce} endpoint: the server the client talks to, the Lettuce
+ * configuration in effect, what the client is doing now, and advice about the
+ * configuration. Reading it sends nothing to Redis (the server is as the health check
+ * last found it), and it holds no credentials or key names.
  *
  * @since 0.1.0
  */
@@ -31,6 +35,8 @@ public class LettuceEndpoint {
 
 	private final @Nullable OutageGuard guard;
 
+	private final Supplier<@Nullable ServerIdentity> server;
+
 	private final TuningAdvisor advisor = new TuningAdvisor();
 
 	/**
@@ -44,6 +50,24 @@ public class LettuceEndpoint {
 	 */
 	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
 			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard) {
+		this(factory, resources, reader, recorder, guard, () -> null);
+	}
+
+	/**
+	 * Create an endpoint.
+	 * @param factory the connection factory
+	 * @param resources the client resources
+	 * @param reader reads the effective configuration
+	 * @param recorder the recorder of client events, if any
+	 * @param guard the outage guard on the connections, or {@code null} if none is
+	 * installed
+	 * @param server the server as last seen, without a round trip (usually
+	 * {@code LettuceHealthIndicator::serverIdentity}); it may supply {@code null}
+	 */
+	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
+			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard,
+			Supplier<@Nullable ServerIdentity> server) {
+		this.server = server;
 		this.factory = factory;
 		this.resources = resources;
 		this.reader = reader;
@@ -58,7 +82,7 @@ public class LettuceEndpoint {
 	@ReadOperation
 	public LettuceDescriptor lettuce() {
 		EffectiveConfiguration configuration = this.reader.read();
-		return new LettuceDescriptor(configuration,
+		return new LettuceDescriptor(this.server.get(), configuration,
 				LiveState.of(this.factory, this.resources.timer(), this.recorder, this.guard),
 				this.advisor.advise(configuration));
 	}
