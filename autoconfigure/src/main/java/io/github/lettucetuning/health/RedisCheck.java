@@ -101,11 +101,13 @@ final class RedisCheck {
 			}
 		}
 		await(commands.ping());
-		return fromPartitions(this.connectionFactory.getRequiredNativeClient());
+		Result result = fromPartitions(this.connectionFactory.getRequiredNativeClient());
+		describeClusterServer(commands, result.details());
+		return result;
 	}
 
-	// A user may run CLUSTER INFO but not INFO: the cluster's state is the check, the
-	// server's name and version only a detail.
+	// A user may run CLUSTER INFO but not INFO, or the other way round: the cluster's
+	// state is the check, the server's name and version only a detail.
 	private void describeClusterServer(RedisClusterAsyncCommands<byte[], byte[]> commands, Map<String, Object> details)
 			throws Exception {
 		if (this.infoDenied) {
@@ -125,9 +127,8 @@ final class RedisCheck {
 		return identity;
 	}
 
-	// Spring Boot's key "version" with the server's own version (Boot reads
-	// redis_version,
-	// which Valkey freezes at 7.2.4), and the server's name beside it.
+	// Spring Boot's key "version", with the server's own version rather than the
+	// redis_version Boot reads (frozen at 7.2.4 by Valkey), and the server's name.
 	private static void describe(ServerIdentity identity, Map<String, Object> details) {
 		details.put("version", identity.version());
 		details.put("server", identity.name());

@@ -88,6 +88,9 @@ class ClusterObservabilityIntegrationTests {
 						.containsEntry("state", "ok")
 						.containsEntry("slotsCovered", 16384)
 						.containsEntry("size", 3);
+					// INFO is still allowed
+					assertThat(health.getDetails()).containsEntry("server",
+							ServerVersion.of(RedisExecutables.redisServer()).name());
 				});
 		}
 		finally {
