@@ -40,7 +40,7 @@ public class LettuceEndpoint {
 	private final TuningAdvisor advisor = new TuningAdvisor();
 
 	/**
-	 * Create an endpoint.
+	 * Create an endpoint that shows no server.
 	 * @param factory the connection factory
 	 * @param resources the client resources
 	 * @param reader reads the effective configuration
@@ -67,12 +67,12 @@ public class LettuceEndpoint {
 	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
 			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard,
 			Supplier<@Nullable ServerIdentity> server) {
-		this.server = server;
 		this.factory = factory;
 		this.resources = resources;
 		this.reader = reader;
 		this.recorder = recorder;
 		this.guard = guard;
+		this.server = server;
 	}
 
 	/**
