@@ -1,10 +1,13 @@
 package io.github.lettucetuning.testsupport.server;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -152,20 +155,30 @@ public final class RedisExecutables {
 		return allOnPath(name, pathVariable).stream().findFirst();
 	}
 
+	// Each file once: with a merged /usr, /bin and /usr/bin hold the same executables.
 	private static List<Path> allOnPath(String name, @Nullable String pathVariable) {
-		List<Path> found = new ArrayList<>();
+		Map<Path, Path> found = new LinkedHashMap<>();
 		if (pathVariable == null) {
-			return found;
+			return List.of();
 		}
 		for (String directory : pathVariable.split(File.pathSeparator)) {
 			if (!directory.isBlank()) {
 				Path candidate = Path.of(directory, name);
 				if (isExecutable(candidate)) {
-					found.add(candidate);
+					found.putIfAbsent(realPath(candidate), candidate);
 				}
 			}
 		}
-		return found;
+		return List.copyOf(found.values());
+	}
+
+	private static Path realPath(Path path) {
+		try {
+			return path.toRealPath();
+		}
+		catch (IOException ex) {
+			return path.toAbsolutePath().normalize();
+		}
 	}
 
 	private static boolean isExecutable(Path candidate) {
