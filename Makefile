@@ -52,6 +52,16 @@ test-jdk:
 		echo "make test: pass 3 (JDK 21+ unit tests, consumer apps, virtual-thread tests) will be SKIPPED: no JDK 21 or later found"; \
 	fi
 
+# The integration tests of test-support and autoconfigure (with their unit tests) against Valkey instead of Redis:
+# LETTUCE_TUNING_SERVER=valkey makes the test support start valkey-server (or a redis-server whose --version says
+# Valkey) and valkey-cli from the PATH; none there is an error, never a skip. VALKEY_BIN=<dir> puts a Valkey of
+# your own first on the PATH, e.g. `make test-valkey VALKEY_BIN=/opt/valkey-src/src` for one built from source.
+# README "Versions" says which Valkey was tested.
+.PHONY: test-valkey
+test-valkey:
+	@command -v javac >/dev/null 2>&1 || { apt-get update && apt-get install -y openjdk-17-jdk-headless; }
+	PATH="$(if $(VALKEY_BIN),$(VALKEY_BIN):)$$PATH" LETTUCE_TUNING_SERVER=valkey $(MVNW) verify -pl test-support,autoconfigure
+
 # Regenerates docs/configuration-properties.md from the configuration metadata (the build checks it is current).
 docs:
 	$(MVNW) -q -DskipTests -pl docs -am install

@@ -1,11 +1,14 @@
 package io.github.lettucetuning.endpoint;
 
+import java.util.function.Supplier;
+
 import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.advice.TuningAdvisor;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.state.ServerIdentity;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
@@ -13,9 +16,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The read-only {@code lettuce} endpoint: the Lettuce configuration in effect, what the
- * client is doing now, and advice about the configuration. Reading it sends nothing to
- * Redis, and it holds no credentials or key names.
+ * The read-only {@code lettuce} endpoint: the server the client talks to, the Lettuce
+ * configuration in effect, what the client is doing now, and advice about the
+ * configuration. Reading it sends nothing to Redis (the server is as the health check
+ * last found it), and it holds no credentials or key names.
  *
  * @since 0.1.0
  */
@@ -34,10 +38,12 @@ public class LettuceEndpoint {
 
 	private final @Nullable CredentialsTracker credentials;
 
+	private final Supplier<@Nullable ServerIdentity> server;
+
 	private final TuningAdvisor advisor = new TuningAdvisor();
 
 	/**
-	 * Create an endpoint.
+	 * Create an endpoint that shows no server.
 	 * @param factory the connection factory
 	 * @param resources the client resources
 	 * @param reader reads the effective configuration
@@ -47,11 +53,12 @@ public class LettuceEndpoint {
 	 */
 	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
 			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard) {
-		this(factory, resources, reader, recorder, guard, null);
+		this(factory, resources, reader, recorder, guard, null, () -> null);
 	}
 
 	/**
-	 * Create an endpoint that also shows who the client authenticates as.
+	 * Create an endpoint that also shows who the client authenticates as and which server
+	 * it talks to.
 	 * @param factory the connection factory
 	 * @param resources the client resources
 	 * @param reader reads the effective configuration
@@ -59,16 +66,19 @@ public class LettuceEndpoint {
 	 * @param guard the outage guard on the connections, or {@code null} if none is
 	 * installed
 	 * @param credentials the tracker of the client's credentials, if any
+	 * @param server the server as last seen, without a round trip (usually
+	 * {@code LettuceHealthIndicator::serverIdentity}); it may supply {@code null}
 	 */
 	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
 			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard,
-			@Nullable CredentialsTracker credentials) {
+			@Nullable CredentialsTracker credentials, Supplier<@Nullable ServerIdentity> server) {
 		this.factory = factory;
 		this.resources = resources;
 		this.reader = reader;
 		this.recorder = recorder;
 		this.guard = guard;
 		this.credentials = credentials;
+		this.server = server;
 	}
 
 	/**
@@ -78,7 +88,7 @@ public class LettuceEndpoint {
 	@ReadOperation
 	public LettuceDescriptor lettuce() {
 		EffectiveConfiguration configuration = this.reader.read();
-		return new LettuceDescriptor(configuration,
+		return new LettuceDescriptor(this.server.get(), configuration,
 				LiveState.of(this.factory, this.resources.timer(), this.recorder, this.guard, this.credentials),
 				this.advisor.advise(configuration));
 	}

@@ -18,6 +18,7 @@ import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.eventloop.BlockedEventLoop;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.state.ServerIdentity;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -38,8 +39,10 @@ import org.springframework.util.Assert;
  * While a check is running, later calls wait for that same check instead of starting
  * another, so a hung server ties up one thread at most; nothing is queued beyond it.
  * <p>
- * Details: Spring Boot's ({@code version}; for a cluster {@code cluster_size},
- * {@code slots_up} and {@code slots_fail}), then the connection mode, the shared
+ * Details: Spring Boot's ({@code version}, the server's own version rather than the
+ * {@code redis_version} that Valkey freezes at {@code 7.2.4}; for a cluster
+ * {@code cluster_size}, {@code slots_up} and {@code slots_fail}), the server's name
+ * ({@code server}: {@code redis}, {@code valkey}), then the connection mode, the shared
  * connections by state, the dedicated pool (active, idle, waiting, max), the cluster
  * state and known nodes, and the servers that are unreachable. Never credentials or
  * addresses with credentials.
@@ -130,6 +133,15 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	 */
 	public Duration getTimeout() {
 		return this.timeout;
+	}
+
+	/**
+	 * Return the server as the last check found it, from {@code INFO server}.
+	 * @return the server, or {@code null} before a check has read it, or when the user
+	 * may not run {@code INFO}
+	 */
+	public @Nullable ServerIdentity serverIdentity() {
+		return this.check.server();
 	}
 
 	@Override

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.state.ServerIdentity;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -18,6 +19,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -25,8 +27,9 @@ import org.springframework.data.redis.connection.RedisConnection;
 
 /**
  * The round trip of the {@code lettuce} health check, on the connection application
- * commands use. A standalone server answers {@code INFO server} (for the version), a
- * cluster {@code CLUSTER INFO}; a user whose ACL denies those ({@code NOPERM}) gets
+ * commands use. A standalone server answers {@code INFO server} (for its name and
+ * version), a cluster {@code CLUSTER INFO} and then {@code INFO server} from the node the
+ * client uses by default; a user whose ACL denies those ({@code NOPERM}) gets
  * {@code PING} instead, plus the client's own cluster view, and the denial is remembered
  * so later checks go straight to {@code PING}. Each command waits at most the timeout.
  */
@@ -40,9 +43,20 @@ final class RedisCheck {
 
 	private volatile boolean clusterInfoDenied;
 
+	private volatile @Nullable ServerIdentity server;
+
 	RedisCheck(LettuceTuningConnectionFactory connectionFactory, Duration timeout) {
 		this.connectionFactory = connectionFactory;
 		this.timeout = timeout;
+	}
+
+	/**
+	 * Return the server as the last {@code INFO server} of a check described it.
+	 * @return the server, or {@code null} before a check read it or when the user may not
+	 * run {@code INFO}
+	 */
+	@Nullable ServerIdentity server() {
+		return this.server;
 	}
 
 	Result run() throws Exception {
@@ -58,8 +72,7 @@ final class RedisCheck {
 		Map<String, Object> details = new LinkedHashMap<>();
 		if (!this.infoDenied) {
 			try {
-				Map<String, String> info = parse(await(commands.info("server")));
-				details.put("version", info.getOrDefault("redis_version", "unknown"));
+				describe(serverInfo(commands), details);
 				details.put("check", "info");
 				return new Result(true, details);
 			}
@@ -76,17 +89,49 @@ final class RedisCheck {
 		if (!this.clusterInfoDenied) {
 			try {
 				Map<String, String> info = parse(await(commands.clusterInfo()));
-				return clusterResult(info.getOrDefault("cluster_state", "unknown"),
+				Result result = clusterResult(info.getOrDefault("cluster_state", "unknown"),
 						integer(info, "cluster_known_nodes"), integer(info, "cluster_size"),
 						integer(info, "cluster_slots_ok"),
 						integer(info, "cluster_slots_pfail") + integer(info, "cluster_slots_fail"), "cluster-info");
+				describeClusterServer(commands, result.details());
+				return result;
 			}
 			catch (NoPermissionException ex) {
 				this.clusterInfoDenied = true;
 			}
 		}
 		await(commands.ping());
-		return fromPartitions(this.connectionFactory.getRequiredNativeClient());
+		Result result = fromPartitions(this.connectionFactory.getRequiredNativeClient());
+		describeClusterServer(commands, result.details());
+		return result;
+	}
+
+	// A user may run CLUSTER INFO but not INFO, or the other way round: the cluster's
+	// state is the check, the server's name and version only a detail.
+	private void describeClusterServer(RedisClusterAsyncCommands<byte[], byte[]> commands, Map<String, Object> details)
+			throws Exception {
+		if (this.infoDenied) {
+			return;
+		}
+		try {
+			describe(serverInfo(commands), details);
+		}
+		catch (NoPermissionException ex) {
+			this.infoDenied = true;
+		}
+	}
+
+	private ServerIdentity serverInfo(RedisClusterAsyncCommands<byte[], byte[]> commands) throws Exception {
+		ServerIdentity identity = ServerIdentity.fromInfo(await(commands.info("server")));
+		this.server = identity;
+		return identity;
+	}
+
+	// Spring Boot's key "version", with the server's own version rather than the
+	// redis_version Boot reads (frozen at 7.2.4 by Valkey), and the server's name.
+	private static void describe(ServerIdentity identity, Map<String, Object> details) {
+		details.put("version", identity.version());
+		details.put("server", identity.name());
 	}
 
 	// The client's view, for users who may not run CLUSTER INFO: the slots served by

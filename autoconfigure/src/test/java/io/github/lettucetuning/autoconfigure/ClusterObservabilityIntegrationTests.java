@@ -6,9 +6,12 @@ import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.endpoint.LettuceDescriptor;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.state.ServerIdentity;
 import io.github.lettucetuning.state.TopologyChange;
 import io.github.lettucetuning.testsupport.RedisClusterTest;
+import io.github.lettucetuning.testsupport.server.RedisExecutables;
 import io.github.lettucetuning.testsupport.server.RedisNode;
+import io.github.lettucetuning.testsupport.server.ServerVersion;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -56,6 +59,15 @@ class ClusterObservabilityIntegrationTests {
 				.containsEntry("slotsCovered", 16384)
 				.containsEntry("slotsFailing", 0)
 				.containsEntry("source", "cluster-info");
+			// Spring Boot's keys, then the server's name and own version
+			ServerVersion server = ServerVersion.of(RedisExecutables.redisServer());
+			assertThat(health.getDetails()).containsEntry("cluster_size", 3)
+				.containsEntry("slots_up", 16384)
+				.containsEntry("slots_fail", 0)
+				.containsEntry("server", server.name())
+				.containsEntry("version", server.version());
+			assertThat(context.getBean(LettuceEndpoint.class).lettuce().server())
+				.isEqualTo(new ServerIdentity(server.name(), server.version(), "cluster"));
 		});
 	}
 
@@ -76,6 +88,9 @@ class ClusterObservabilityIntegrationTests {
 						.containsEntry("state", "ok")
 						.containsEntry("slotsCovered", 16384)
 						.containsEntry("size", 3);
+					// INFO is still allowed
+					assertThat(health.getDetails()).containsEntry("server",
+							ServerVersion.of(RedisExecutables.redisServer()).name());
 				});
 		}
 		finally {

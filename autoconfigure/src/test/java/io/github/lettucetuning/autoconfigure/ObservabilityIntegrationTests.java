@@ -13,7 +13,10 @@ import javax.management.ObjectName;
 import io.github.lettucetuning.endpoint.LettuceDescriptor;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.state.ServerIdentity;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.server.RedisExecutables;
+import io.github.lettucetuning.testsupport.server.ServerVersion;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -255,7 +258,15 @@ class ObservabilityIntegrationTests {
 	void endpointDescribesTheRunningClient() {
 		this.contextRunner.run((context) -> {
 			context.getBean(StringRedisTemplate.class).opsForValue().set("endpoint", "on");
-			LettuceDescriptor descriptor = context.getBean(LettuceEndpoint.class).lettuce();
+			LettuceEndpoint endpoint = context.getBean(LettuceEndpoint.class);
+			// Reading the endpoint sends nothing: the server is known once health has
+			// run.
+			assertThat(endpoint.lettuce().server()).isNull();
+			assertThat(context.getBean(LettuceHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+			LettuceDescriptor descriptor = endpoint.lettuce();
+			ServerVersion server = ServerVersion.of(RedisExecutables.redisServer());
+			assertThat(descriptor.server())
+				.isEqualTo(new ServerIdentity(server.name(), server.version(), "standalone"));
 			assertThat(descriptor.configuration().connections().mode()).isEqualTo("shared");
 			assertThat(descriptor.configuration().commands().timeout()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(descriptor.configuration().health().bounded()).isTrue();

@@ -5,7 +5,10 @@ import java.time.Duration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContributorAutoConfiguration;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.state.ServerIdentity;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.server.RedisExecutables;
+import io.github.lettucetuning.testsupport.server.ServerVersion;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,14 +61,21 @@ class LettuceHealthIndicatorIntegrationTests {
 	}
 
 	@Test
-	void upWithTheServersVersion() {
+	void upWithTheServersNameAndOwnVersion() {
+		// What the executable says it is, not what INFO says: Valkey's redis_version is
+		// a frozen 7.2.4.
+		ServerVersion server = ServerVersion.of(RedisExecutables.redisServer());
 		this.contextRunner.run((context) -> {
-			Health health = context.getBean(LettuceHealthIndicator.class).health();
+			LettuceHealthIndicator indicator = context.getBean(LettuceHealthIndicator.class);
+			assertThat(indicator.serverIdentity()).isNull();
+			Health health = indicator.health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(health.getDetails())
-				.containsEntry("version", this.redis.node().info("server").get("redis_version"))
+			assertThat(health.getDetails()).containsEntry("version", server.version())
+				.containsEntry("server", server.name())
 				.containsEntry("check", "info")
 				.containsEntry("mode", "shared");
+			assertThat(indicator.serverIdentity())
+				.isEqualTo(new ServerIdentity(server.name(), server.version(), "standalone"));
 		});
 	}
 
@@ -133,7 +143,10 @@ class LettuceHealthIndicatorIntegrationTests {
 					for (int i = 0; i < 2; i++) {
 						Health health = indicator.health();
 						assertThat(health.getStatus()).isEqualTo(Status.UP);
-						assertThat(health.getDetails()).containsEntry("check", "ping").doesNotContainKey("version");
+						assertThat(health.getDetails()).containsEntry("check", "ping")
+							.doesNotContainKey("version")
+							.doesNotContainKey("server");
+						assertThat(indicator.serverIdentity()).isNull();
 					}
 				});
 		}

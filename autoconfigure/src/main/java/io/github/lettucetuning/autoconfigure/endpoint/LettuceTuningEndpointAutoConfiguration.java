@@ -18,6 +18,7 @@ import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.state.ClientEventRecorder;
+import io.github.lettucetuning.state.ServerIdentity;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.resource.ClientResources;
 import io.netty.util.HashedWheelTimer;
@@ -67,7 +68,11 @@ public final class LettuceTuningEndpointAutoConfiguration {
 				pool(redis, tuning, ExplicitProperties.of(environment)),
 				() -> health(healthIndicator.getIfUnique(), beanFactory), guard, commandMeters.getIfAvailable());
 		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable(), guard,
-				credentials.getIfAvailable());
+				credentials.getIfAvailable(), () -> serverIdentity(healthIndicator.getIfUnique()));
+	}
+
+	private static @Nullable ServerIdentity serverIdentity(@Nullable LettuceHealthIndicator indicator) {
+		return (indicator != null) ? indicator.serverIdentity() : null;
 	}
 
 	// The guard is on the connections only if the client resources carry it: not when

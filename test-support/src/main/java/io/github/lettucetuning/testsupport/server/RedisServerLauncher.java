@@ -24,9 +24,9 @@ public final class RedisServerLauncher {
 	private final Path executable;
 
 	/**
-	 * Create a launcher for the {@code redis-server} named by the
-	 * {@value RedisExecutables#REDIS_SERVER_PROPERTY} system property or found on the
-	 * {@code PATH}.
+	 * Create a launcher for the server the suite runs against ({@link ServerKind}): the
+	 * one named by the {@value RedisExecutables#REDIS_SERVER_PROPERTY} system property or
+	 * found on the {@code PATH}.
 	 * @throws RedisServerNotFoundException if there is none
 	 */
 	public RedisServerLauncher() {

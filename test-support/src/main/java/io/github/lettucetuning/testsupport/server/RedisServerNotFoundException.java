@@ -1,8 +1,9 @@
 package io.github.lettucetuning.testsupport.server;
 
 /**
- * Thrown when the {@code redis-server} (or {@code redis-cli}) executable cannot be found.
- * Tests fail loudly with an install hint instead of being skipped silently.
+ * Thrown when the {@code redis-server} (or {@code redis-cli}) executable cannot be found,
+ * or, with Valkey chosen ({@link ServerKind}), no Valkey server can. Tests fail loudly
+ * with an install hint instead of being skipped silently.
  */
 public class RedisServerNotFoundException extends RedisServerException {
 

@@ -46,6 +46,19 @@ class RedisServerLauncherIntegrationTests {
 	}
 
 	@Test
+	void startsTheServerTheSuiteRunsAgainst() {
+		ServerKind kind = ServerKind.selected();
+		ServerVersion version = ServerVersion.of(this.launcher.executable());
+		assertThat(version.kind()).isEqualTo(kind);
+		try (RedisNode node = this.launcher.start()) {
+			// Redis sends no server_name; Valkey names itself and reports its own version
+			assertThat(node.info("server").getOrDefault("server_name", "redis")).isEqualTo(kind.id());
+			assertThat(node.info("server").get((kind == ServerKind.VALKEY) ? "valkey_version" : "redis_version"))
+				.isEqualTo(version.version());
+		}
+	}
+
+	@Test
 	void stopIsIdempotentAndRestartAfterStopIsRefused() {
 		RedisNode node = this.launcher.start();
 		node.stop();
@@ -84,8 +97,7 @@ class RedisServerLauncherIntegrationTests {
 			assertThatExceptionOfType(RedisServerNotFoundException.class).isThrownBy(RedisServerLauncher::new)
 				.withMessageContaining("redis-server was not found at '/nonexistent/bin/redis-server'")
 				.withMessageContaining(RedisExecutables.REDIS_SERVER_PROPERTY)
-				.withMessageContaining(
-						"'apt-get install -y redis-server' (Debian/Ubuntu) or 'brew install redis' (macOS)");
+				.withMessageContaining(ServerKind.selected().installHint());
 		}
 		finally {
 			if (previous != null) {
