@@ -81,15 +81,14 @@ public record FaultSchedule(long seed, Duration length, Set<FaultKind> kinds, Li
 		return new FaultSchedule(seed, length, kinds, faults);
 	}
 
-	// How long each kind lasts: long enough to outlast the outage guard's grace (1 s) and
-	// stall timeout (2 s) some of the time, short enough to hide within them at other
-	// times. Instant faults (client kills, failovers, a reshard) last until they are
-	// done.
+	// How long each kind lasts: within the outage guard's grace (1 s) and stall timeout
+	// (2 s) some of the time, past them, and past a caller's bound (5 s), at other times.
+	// Instant faults (client kills, failovers, a reshard) last until they are done.
 	private static long duration(FaultKind kind, SplittableRandom random) {
 		return switch (kind) {
-			case STOP_RESTART, KILL -> random.nextLong(200, 3001);
-			case PAUSE, BLACKHOLE -> random.nextLong(300, 4001);
-			case DEBUG_SLEEP -> random.nextLong(300, 3501);
+			case STOP_RESTART, KILL -> random.nextLong(200, 6001);
+			case PAUSE, BLACKHOLE -> random.nextLong(300, 8001);
+			case DEBUG_SLEEP -> random.nextLong(300, 7001);
 			case REPLICA_LAG -> random.nextLong(1000, 5001);
 			case CLIENT_KILL_TYPE, CLIENT_KILL_ADDR, CLUSTER_FAILOVER, RESHARD, SENTINEL_FAILOVER -> 0;
 		};

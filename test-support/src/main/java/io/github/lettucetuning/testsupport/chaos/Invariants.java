@@ -172,18 +172,36 @@ public final class Invariants {
 		List<Recovery> recoveries = new ArrayList<>();
 		for (InjectedFault fault : faults) {
 			Long firstOk = null;
+			long healed = allHealed(fault, faults);
 			if (!fault.skipped()) {
 				for (Operation operation : operations) {
-					if (operation.outcome() == Outcome.OK && operation.startNanos() - fault.healedNanos() >= 0
+					if (operation.outcome() == Outcome.OK && operation.startNanos() - healed >= 0
 							&& (firstOk == null || operation.endNanos() - firstOk < 0)) {
 						firstOk = operation.endNanos();
 					}
 				}
 			}
-			Duration recovery = (firstOk != null) ? Duration.ofNanos(Math.max(0, firstOk - fault.healedNanos())) : null;
+			Duration recovery = (firstOk != null) ? Duration.ofNanos(Math.max(0, firstOk - healed)) : null;
 			recoveries.add(new Recovery(fault, recovery));
 		}
 		return recoveries;
+	}
+
+	// A fault that heals while another is under way (a pause lifted while the server is
+	// shut down) recovers when the last of them heals
+	private static long allHealed(InjectedFault fault, List<InjectedFault> faults) {
+		long healed = fault.healedNanos();
+		boolean later = true;
+		while (later) {
+			later = false;
+			for (InjectedFault other : faults) {
+				if (!other.skipped() && other.injectedNanos() - healed <= 0 && other.healedNanos() - healed > 0) {
+					healed = other.healedNanos();
+					later = true;
+				}
+			}
+		}
+		return healed;
 	}
 
 	private void checkTrafficBack(List<Operation> operations, List<InjectedFault> faults, List<Violation> violations) {
@@ -264,8 +282,8 @@ public final class Invariants {
 	 * How soon traffic succeeded after one fault healed.
 	 *
 	 * @param fault the fault
-	 * @param time from its heal to the end of the first success issued after it, or
-	 * {@code null} if none
+	 * @param time from its heal (or the heal of the last fault under way then) to the end
+	 * of the first success issued after it, or {@code null} if none
 	 */
 	public record Recovery(InjectedFault fault, @Nullable Duration time) {
 

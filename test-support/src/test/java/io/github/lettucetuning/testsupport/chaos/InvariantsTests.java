@@ -162,6 +162,19 @@ class InvariantsTests {
 	}
 
 	@Test
+	void aFaultHealedWhileAnotherIsUnderWayRecoversWhenTheLastHeals() {
+		fault(FaultKind.PAUSE, 1000, 2000);
+		fault(FaultKind.KILL, 1500, 4000);
+		write("k", 1, 2100, 2200, Outcome.FAIL_FAST);
+		write("k", 2, 4100, 4300, Outcome.OK);
+		this.server.put("k", Values.encode("k", 2));
+		Invariants.Verdict verdict = check();
+		assertThat(verdict.violations()).isEmpty();
+		assertThat(verdict.recoveries()).extracting(Invariants.Recovery::time)
+			.containsExactly(Duration.ofMillis(300), Duration.ofMillis(300));
+	}
+
+	@Test
 	void trafficThatNeverSucceedsAfterTheLastFaultBreaksTrafficBack() {
 		fault(FaultKind.PAUSE, 1000, 2000);
 		write("k", 1, 2100, 2200, Outcome.STALLED);
