@@ -42,8 +42,9 @@ final class CampaignReport {
 			.append(CampaignRun.RECOVERY_BOUND.toMillis())
 			.append(" ms of the last fault.\n\n");
 		text.append(
-				"| seed | setup | operations | violations | by invariant | lost by server | applied after failure |\n")
-			.append("|---|---|---|---|---|---|---|\n");
+				"| seed | setup | operations | failed | longest wait (blocking pops aside) | violations | by invariant | "
+						+ "lost by server | applied after failure |\n")
+			.append("|---|---|---|---|---|---|---|---|---|\n");
 		for (CampaignRun.Result result : results) {
 			Invariants.Verdict verdict = result.verdict();
 			text.append("| ")
@@ -53,6 +54,10 @@ final class CampaignReport {
 				.append(" | ")
 				.append(result.operations().size())
 				.append(" | ")
+				.append(result.operations().stream().filter((operation) -> operation.outcome() != Outcome.OK).count())
+				.append(" | ")
+				.append(longestWait(result.operations()))
+				.append(" ms | ")
 				.append(verdict.violations().size())
 				.append(" | ")
 				.append(byInvariant(verdict))
@@ -68,6 +73,14 @@ final class CampaignReport {
 		Files.createDirectories(file.getParent());
 		Files.writeString(file, text);
 		return file;
+	}
+
+	private static long longestWait(List<Operation> operations) {
+		return operations.stream()
+			.filter((operation) -> operation.ended() && !operation.kind().isBlocking())
+			.mapToLong((operation) -> operation.waited(operation.endNanos()).toMillis())
+			.max()
+			.orElse(0);
 	}
 
 	private static String byInvariant(Invariants.Verdict verdict) {
