@@ -121,17 +121,32 @@ final class CampaignRun {
 				inFlight[0] = inFlight(context);
 			});
 		long now = System.nanoTime();
-		Map<String, @Nullable String> serverValues = new LinkedHashMap<>();
-		for (String key : this.writtenKeys) {
-			Object value = this.node.command("GET", key);
-			serverValues.put(key, (value != null) ? value.toString() : null);
-		}
+		Map<String, @Nullable String> serverValues = serverValues();
 		List<String> leaks = leaks(threadsBefore);
 		List<Operation> operations = this.journal.operations();
 		Invariants.Verdict verdict = INVARIANTS.check(operations, injected, serverValues,
 				new Invariants.Afterwards(inFlight[0], leaks), now);
 		return new Result(this.starter ? "starter (default mode)" : "stock Boot", this.schedule, injected, operations,
 				verdict);
+	}
+
+	// MGET in batches: the synchronous worker writes a key of its own per write
+	private Map<String, @Nullable String> serverValues() {
+		Map<String, @Nullable String> values = new LinkedHashMap<>();
+		List<String> keys = new ArrayList<>(this.writtenKeys);
+		for (int from = 0; from < keys.size(); from += 500) {
+			List<String> batch = keys.subList(from, Math.min(keys.size(), from + 500));
+			List<String> command = new ArrayList<>(batch.size() + 1);
+			command.add("MGET");
+			command.addAll(batch);
+			Object reply = this.node.command(command.toArray(String[]::new));
+			List<?> replies = (reply instanceof List<?> list) ? list : List.of();
+			for (int i = 0; i < batch.size(); i++) {
+				Object value = (i < replies.size()) ? replies.get(i) : null;
+				values.put(batch.get(i), (value != null) ? value.toString() : null);
+			}
+		}
+		return values;
 	}
 
 	private long inFlight(AssertableApplicationContext context) {
@@ -192,8 +207,11 @@ final class CampaignRun {
 		return thread;
 	}
 
+	// A key per write, never overwritten: a write the server lost, or one it applied
+	// after its caller was told it failed, stays visible
 	private void sync(StringRedisTemplate template, SplittableRandom random, long sequence) {
-		String key = key("sync", sequence);
+		String key = "sync:" + sequence;
+		this.writtenKeys.add(key);
 		String value = Values.encode(key, sequence);
 		record("sync", OpKind.SYNC_SET, key, value, () -> {
 			template.opsForValue().set(key, value);

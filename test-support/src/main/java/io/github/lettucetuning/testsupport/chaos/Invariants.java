@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * error is not seen later, neither by a read nor on the server; writes that stalled,
  * timed out or were cancelled may be applied, and are counted apart;</li>
  * <li><b>acknowledged-write-present</b>: the last acknowledged write of each key is on
- * the server afterwards (or a later one), unless a fault that may lose writes came after
- * it: those are reported as lost by the server;</li>
+ * the server afterwards (or a later one), unless a fault that may lose writes healed
+ * after it was acknowledged: those are reported as lost by the server;</li>
  * <li><b>traffic-back</b>: an operation issued after the last fault healed succeeds
  * within the recovery bound;</li>
  * <li><b>in-flight-zero</b> and <b>no-leak</b>: afterwards nothing is in flight, and no
@@ -157,11 +157,14 @@ public final class Invariants {
 		}
 	}
 
-	// A fault that may lose writes, injected after the write was acknowledged
+	// A fault that may lose writes and had not healed when the write was acknowledged:
+	// the server that held the write died, or was replaced, afterwards. Its heal, not its
+	// injection, is the line: a kill takes a moment, and a write acknowledged in that
+	// moment is lost with the rest.
 	private static boolean lostBy(Operation acknowledged, List<InjectedFault> faults) {
 		for (InjectedFault fault : faults) {
 			if (!fault.skipped() && fault.fault().kind().losesWrites()
-					&& fault.injectedNanos() - acknowledged.endNanos() >= 0) {
+					&& fault.healedNanos() - acknowledged.endNanos() > 0) {
 				return true;
 			}
 		}

@@ -142,6 +142,17 @@ class InvariantsTests {
 	}
 
 	@Test
+	void aWriteAcknowledgedWhileTheKillTookEffectIsLostByTheServer() {
+		fault(FaultKind.KILL, 10, 500);
+		write("k", 1, 0, 12, Outcome.OK);
+		write("after", 1, 600, 610, Outcome.OK);
+		this.server.put("after", Values.encode("after", 1));
+		Invariants.Verdict verdict = check();
+		assertThat(verdict.violations()).isEmpty();
+		assertThat(verdict.lostByServer()).hasSize(1);
+	}
+
+	@Test
 	void aFaultThatKeepsWritesExcusesNothing() {
 		write("k", 1, 0, 1, Outcome.OK);
 		fault(FaultKind.PAUSE, 10, 500);
