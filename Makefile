@@ -95,3 +95,14 @@ prerequisites:
 	@command -v redis-server >/dev/null 2>&1 || { apt-get update && apt-get install -y redis-server; }
 	@# iptables lets the fault tests blackhole a node: they skip, saying why, where it cannot run, and fail where CI=true.
 	@command -v iptables >/dev/null 2>&1 || { apt-get update && apt-get install -y iptables || true; }
+
+# The fault campaign (docs/fault-campaign.md): the same seeded schedule of overlapping faults against stock Boot and
+# the starter's default mode on a standalone server, with sync, async, reactive, pipelined, transactional and blocking
+# traffic; invariants asserted for the starter, stock Boot's violations reported. Without SEED it runs the CI seeds
+# (about 3 minutes); SEED=n[,m] replays seeds, MINUTES=m lengthens each schedule. Report: autoconfigure/target/chaos/report.md
+.PHONY: chaos
+chaos: prerequisites
+	$(MVNW) -q -DskipTests -pl autoconfigure -am install
+	$(MVNW) -pl autoconfigure verify -Dit.test='FaultCampaignIntegrationTests' -Dtest=NONE \
+		-Dsurefire.failIfNoSpecifiedTests=false $(if $(SEED),-Dchaos.seed=$(SEED)) $(if $(MINUTES),-Dchaos.minutes=$(MINUTES))
+	@echo "Report: autoconfigure/target/chaos/report.md"

@@ -78,7 +78,7 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 	@Override
 	public void connect(ChannelHandlerContext ctx, SocketAddress remoteAddress, SocketAddress localAddress,
 			ChannelPromise promise) throws Exception {
-		this.link.target(remoteAddress);
+		this.link.connecting(ctx.channel(), remoteAddress);
 		super.connect(ctx, remoteAddress, localAddress, promise);
 	}
 

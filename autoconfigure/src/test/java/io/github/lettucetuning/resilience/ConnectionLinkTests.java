@@ -4,6 +4,11 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -25,12 +30,15 @@ class ConnectionLinkTests {
 
 	private ConnectionLink link;
 
+	private DefaultEndpoint endpoint;
+
 	@BeforeEach
 	void linkToAnEndpoint() {
 		this.resources = DefaultClientResources.create();
 		this.guard = new OutageGuard(new OutageOptions(true, Duration.ZERO, false, Duration.ofSeconds(2)));
 		this.link = new ConnectionLink(this.guard);
-		this.link.attach(new DefaultEndpoint(ClientOptions.create(), this.resources));
+		this.endpoint = new DefaultEndpoint(ClientOptions.create(), this.resources);
+		this.link.attach(this.endpoint);
 	}
 
 	@AfterEach
@@ -70,6 +78,42 @@ class ConnectionLinkTests {
 		this.link.connected(new EmbeddedChannel());
 		assertThat(this.link.isUnreachable()).isFalse();
 		assertThat(this.guard.outages()).isEmpty();
+	}
+
+	@Test
+	void lateDisconnectOfAStalledChannelWhileItsSuccessorIsUpFailsNothing() {
+		EmbeddedChannel stalled = new EmbeddedChannel();
+		this.link.connected(stalled);
+		this.link.stalled(System.nanoTime(), "test stall");
+		// Lettuce made the successor live; the guard's handler has not heard of it yet
+		EmbeddedChannel successor = new EmbeddedChannel();
+		this.link.connecting(successor, successor.remoteAddress());
+		this.link.disconnected(stalled);
+		AsyncCommand<String, String, String> command = newCommand();
+		this.endpoint.write(command);
+		assertThat(command.isDone()).as("the endpoint was not told the connection is unreachable").isFalse();
+	}
+
+	@Test
+	void disconnectOfAChannelWhoseSuccessorIsNotConnectedYetStillCounts() {
+		EmbeddedChannel stalled = new EmbeddedChannel();
+		this.link.connected(stalled);
+		this.link.stalled(System.nanoTime(), "test stall");
+		EmbeddedChannel successor = new EmbeddedChannel();
+		this.link.connecting(successor, successor.remoteAddress());
+		successor.close();
+		this.link.disconnected(stalled);
+		AsyncCommand<String, String, String> command = newCommand();
+		this.endpoint.write(command);
+		assertThat(command).failsWithin(Duration.ZERO)
+			.withThrowableThat()
+			.havingRootCause()
+			.isInstanceOf(RedisUnreachableException.class);
+		assertThat(this.guard.outages()).hasSize(1);
+	}
+
+	private static AsyncCommand<String, String, String> newCommand() {
+		return new AsyncCommand<>(new Command<>(CommandType.GET, new StatusOutput<>(StringCodec.UTF8)));
 	}
 
 }

@@ -1,0 +1,111 @@
+package io.github.lettucetuning.testsupport.chaos;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * A kind of fault a campaign injects, the topologies it applies to, and whether the
+ * server may lose acknowledged writes through it.
+ */
+public enum FaultKind {
+
+	/**
+	 * {@code SHUTDOWN NOSAVE}, then a start on the same port after the fault's duration.
+	 */
+	STOP_RESTART(true, Topology.values()),
+
+	/**
+	 * {@code SIGKILL} ({@code kill -9}), then a start on the same port after the fault's
+	 * duration.
+	 */
+	KILL(true, Topology.values()),
+
+	/**
+	 * {@code SIGSTOP} for the fault's duration, then {@code SIGCONT}.
+	 */
+	PAUSE(false, Topology.values()),
+
+	/**
+	 * {@code CLIENT KILL TYPE normal}: every client connection at once.
+	 */
+	CLIENT_KILL_TYPE(false, Topology.values()),
+
+	/**
+	 * {@code CLIENT KILL ADDR}: one client connection, chosen by the schedule's target.
+	 */
+	CLIENT_KILL_ADDR(false, Topology.values()),
+
+	/**
+	 * Packets to the node dropped for the fault's duration (needs root and nftables or
+	 * iptables; skipped, and recorded as skipped, without them).
+	 */
+	BLACKHOLE(false, Topology.values()),
+
+	/**
+	 * {@code DEBUG SLEEP} for the fault's duration.
+	 */
+	DEBUG_SLEEP(false, Topology.values()),
+
+	/**
+	 * {@code CLUSTER FAILOVER} of a replica.
+	 */
+	CLUSTER_FAILOVER(true, Topology.CLUSTER),
+
+	/**
+	 * Slots moved from one master to another while traffic runs.
+	 */
+	RESHARD(false, Topology.CLUSTER),
+
+	/**
+	 * {@code SENTINEL FAILOVER} of the master.
+	 */
+	SENTINEL_FAILOVER(true, Topology.SENTINEL),
+
+	/**
+	 * A replica paused so that it falls behind its master, for the fault's duration.
+	 */
+	REPLICA_LAG(false, Topology.SENTINEL, Topology.CLUSTER);
+
+	private final boolean losesWrites;
+
+	private final Set<Topology> topologies;
+
+	FaultKind(boolean losesWrites, Topology... topologies) {
+		this.losesWrites = losesWrites;
+		this.topologies = EnumSet.of(topologies[0], topologies);
+	}
+
+	/**
+	 * Return whether the server may lose writes it acknowledged before the fault (a
+	 * restart without persistence, a failover before replication).
+	 * @return whether acknowledged writes may be lost
+	 */
+	public boolean losesWrites() {
+		return this.losesWrites;
+	}
+
+	/**
+	 * Return whether the fault applies to a topology.
+	 * @param topology the topology
+	 * @return whether it can be injected there
+	 */
+	public boolean appliesTo(Topology topology) {
+		return this.topologies.contains(topology);
+	}
+
+	/**
+	 * Return the kinds that apply to a topology.
+	 * @param topology the topology
+	 * @return the kinds, in declaration order
+	 */
+	public static Set<FaultKind> forTopology(Topology topology) {
+		Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
+		for (FaultKind kind : values()) {
+			if (kind.appliesTo(topology)) {
+				kinds.add(kind);
+			}
+		}
+		return kinds;
+	}
+
+}
