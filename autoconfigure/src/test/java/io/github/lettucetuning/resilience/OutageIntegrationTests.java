@@ -90,7 +90,10 @@ class OutageIntegrationTests {
 			timeline.writeCsv(csv("stock", fault));
 			String summary = "stock Boot, " + fault + ": " + timeline.summary();
 			System.out.println(summary);
-			assertThat(timeline.longestCommandStartedDuringOutageMs(0)).as(summary).isGreaterThan(3000);
+			// Counting the commands in flight when the fault began: on a busy machine
+			// every
+			// caller may be in one, and none start until the client reconnects
+			assertThat(timeline.longestCommandDuringOutageMs()).as(summary).isGreaterThan(3000);
 			long down = timeline.healthDownAfterMs();
 			assertThat(down < 0 || down > 3000 || timeline.longestHealthRequestMs() > 3000).as(summary).isTrue();
 		});

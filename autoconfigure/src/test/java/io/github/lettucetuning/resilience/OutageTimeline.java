@@ -67,6 +67,17 @@ final class OutageTimeline {
 	}
 
 	/**
+	 * The longest command among those in flight at some moment of the outage: started
+	 * before it ended, ended after it started.
+	 */
+	long longestCommandDuringOutageMs() {
+		return events(Kind.COMMAND, (e) -> e.startMs() < this.outageEndMs && e.endMs() > this.outageStartMs).stream()
+			.mapToLong(Event::durationMs)
+			.max()
+			.orElse(-1);
+	}
+
+	/**
 	 * The longest command among those started at least {@code afterMs} into the outage
 	 * and before it ended.
 	 */
