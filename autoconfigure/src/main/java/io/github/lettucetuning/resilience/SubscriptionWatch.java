@@ -43,6 +43,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+// Works around Lettuce only logging a refused re-subscription:
+// docs/upstream.md#re-subscriptions-lettuce-only-logs
 public final class SubscriptionWatch {
 
 	/**

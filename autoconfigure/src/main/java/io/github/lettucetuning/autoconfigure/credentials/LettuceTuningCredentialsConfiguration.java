@@ -28,6 +28,8 @@ import org.springframework.data.redis.connection.lettuce.RedisCredentialsProvide
  *
  * @since 0.1.0
  */
+// Works around Spring Boot wiring no credentials provider bean:
+// docs/upstream.md#credentials-providers-from-beans
 @Configuration(proxyBeanMethods = false)
 public final class LettuceTuningCredentialsConfiguration {
 
