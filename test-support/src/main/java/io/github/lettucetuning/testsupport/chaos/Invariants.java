@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -17,9 +19,12 @@ import org.jspecify.annotations.Nullable;
  * outcome;</li>
  * <li><b>reply-belongs</b>: a read returns a value that was written to the key it read
  * (values carry their key and a sequence number, see {@link Values});</li>
- * <li><b>failed-write-not-applied</b>: a write whose caller got a fail-fast or connection
- * error is not seen later, neither by a read nor on the server; writes that stalled,
- * timed out or were cancelled may be applied, and are counted apart;</li>
+ * <li><b>failed-write-not-applied</b>: a write whose caller got a fail-fast is never
+ * seen, neither by a read nor on the server; one whose caller got a connection error is
+ * not applied after the caller was told (a read that started afterwards saw an older
+ * value, and the write is seen after that read), though Redis may have run it before the
+ * connection broke; those, and writes that stalled, timed out or were cancelled, are
+ * counted apart when seen;</li>
  * <li><b>acknowledged-write-present</b>: the last acknowledged write of each key is on
  * the server afterwards (or a later one), unless a fault that may lose writes healed
  * after it was acknowledged: those are reported as lost by the server;</li>
@@ -63,10 +68,15 @@ public final class Invariants {
 			}
 		}
 		checkWaits(operations, nowNanos, violations);
-		checkReplies(operations, writes, violations);
 		Map<Outcome, Integer> appliedAfterFailure = new EnumMap<>(Outcome.class);
+		Set<WriteId> appliedBeforeBreak = new HashSet<>();
+		checkReplies(operations, writes, violations, appliedBeforeBreak);
 		List<Operation> lostByServer = new ArrayList<>();
-		checkServerValues(operations, writes, faults, serverValues, violations, appliedAfterFailure, lostByServer);
+		checkServerValues(operations, writes, faults, serverValues, violations, appliedAfterFailure, appliedBeforeBreak,
+				lostByServer);
+		if (!appliedBeforeBreak.isEmpty()) {
+			appliedAfterFailure.put(Outcome.CONNECTION_ERROR, appliedBeforeBreak.size());
+		}
 		List<Recovery> recoveries = recoveries(operations, faults);
 		checkTrafficBack(operations, faults, violations);
 		checkAfterwards(afterwards, violations);
@@ -87,7 +97,8 @@ public final class Invariants {
 		}
 	}
 
-	private void checkReplies(List<Operation> operations, Map<WriteId, Operation> writes, List<Violation> violations) {
+	private void checkReplies(List<Operation> operations, Map<WriteId, Operation> writes, List<Violation> violations,
+			Set<WriteId> appliedBeforeBreak) {
 		for (Operation operation : operations) {
 			if (!operation.kind().isRead() || operation.outcome() != Outcome.OK || operation.reply() == null) {
 				continue;
@@ -107,12 +118,49 @@ public final class Invariants {
 				violations.add(new Violation("failed-write-not-applied",
 						"a read saw " + operation.reply() + ", whose write failed with " + write.outcome(), write));
 			}
+			else if (write.outcome() != null && write.outcome().forbidsLateApplication()) {
+				checkNotLate(write, operation.startNanos(), "a read saw " + operation.reply(), operations, violations,
+						appliedBeforeBreak);
+			}
 		}
+	}
+
+	// A write whose connection broke may have run before it broke; it ran after its
+	// caller was told only if a read that started after that saw an older value, and
+	// the write is seen after that read (a read starting then, or the server at the end:
+	// no sighting time).
+	private static void checkNotLate(Operation write, @Nullable Long seenAtNanos, String sighting,
+			List<Operation> operations, List<Violation> violations, Set<WriteId> appliedBeforeBreak) {
+		Operation older = olderReadAfterFailure(write, seenAtNanos, operations);
+		if (older != null) {
+			violations.add(new Violation("failed-write-not-applied", sighting + ", whose write failed with "
+					+ write.outcome() + ", after a read that started later saw " + older.reply(), write));
+		}
+		else {
+			appliedBeforeBreak.add(new WriteId(write.key(), sequence(write)));
+		}
+	}
+
+	private static @Nullable Operation olderReadAfterFailure(Operation write, @Nullable Long seenAtNanos,
+			List<Operation> operations) {
+		long sequence = sequence(write);
+		for (Operation read : operations) {
+			if (!read.kind().isRead() || read.outcome() != Outcome.OK || !read.key().equals(write.key())
+					|| read.startNanos() - write.endNanos() < 0
+					|| (seenAtNanos != null && read.endNanos() - seenAtNanos > 0)) {
+				continue;
+			}
+			Values.Written seen = Values.parse(read.reply());
+			if (seen == null || seen.sequence() < sequence) {
+				return read;
+			}
+		}
+		return null;
 	}
 
 	private void checkServerValues(List<Operation> operations, Map<WriteId, Operation> writes,
 			List<InjectedFault> faults, Map<String, @Nullable String> serverValues, List<Violation> violations,
-			Map<Outcome, Integer> appliedAfterFailure, List<Operation> lostByServer) {
+			Map<Outcome, Integer> appliedAfterFailure, Set<WriteId> appliedBeforeBreak, List<Operation> lostByServer) {
 		Map<String, Operation> lastAcknowledged = new HashMap<>();
 		for (Operation operation : operations) {
 			if (operation.kind().isWrite() && operation.outcome() == Outcome.OK) {
@@ -133,6 +181,10 @@ public final class Invariants {
 				if (write.outcome() != null && write.outcome().forbidsApplication()) {
 					violations.add(new Violation("failed-write-not-applied",
 							entry.getKey() + " holds a write that failed with " + write.outcome(), write));
+				}
+				else if (write.outcome() != null && write.outcome().forbidsLateApplication()) {
+					checkNotLate(write, null, entry.getKey() + " holds " + entry.getValue(), operations, violations,
+							appliedBeforeBreak);
 				}
 				else {
 					appliedAfterFailure.merge((write.outcome() != null) ? write.outcome() : Outcome.OTHER_ERROR, 1,

@@ -23,7 +23,9 @@ public enum Outcome {
 	STALLED,
 
 	/**
-	 * Failed with a connection error: refused, reset, closed.
+	 * Failed with a connection error: refused, reset, closed. A command written before
+	 * the connection broke may have run before it did (Redis had read it; the reset
+	 * discarded the reply), never after.
 	 */
 	CONNECTION_ERROR,
 
@@ -48,7 +50,16 @@ public enum Outcome {
 	 * @return whether the caller was told the write failed before it was sent
 	 */
 	public boolean forbidsApplication() {
-		return this == FAIL_FAST || this == CONNECTION_ERROR;
+		return this == FAIL_FAST;
+	}
+
+	/**
+	 * Return whether a write that ended so may have been applied before its caller was
+	 * told, but must not be applied after.
+	 * @return whether only a late application breaks the invariant
+	 */
+	public boolean forbidsLateApplication() {
+		return this == CONNECTION_ERROR;
 	}
 
 	/**
