@@ -16,7 +16,7 @@ demo: prerequisites
 # `make test-jdk` prints the choice and runs nothing else.
 PASS3_JDK := scripts/pass3-jdk.sh
 
-# Three passes (about 13 minutes on 2 cores; README "Versions" has the matrix):
+# Three passes (about 28 minutes on 2 cores; README "Versions" has the matrix):
 # 1. JDK 17 and the Lettuce that Spring Boot 4.1 manages: every module's unit and integration tests, then
 #    consumer-tests builds an app like a user's on Boot 4.0 (expects the version failure) and on Boot 4.1
 #    (SET/GET, health, an AOT-processed run).
