@@ -43,22 +43,8 @@ public class LettuceEndpoint {
 	private final TuningAdvisor advisor = new TuningAdvisor();
 
 	/**
-	 * Create an endpoint that shows no server.
-	 * @param factory the connection factory
-	 * @param resources the client resources
-	 * @param reader reads the effective configuration
-	 * @param recorder the recorder of client events, if any
-	 * @param guard the outage guard on the connections, or {@code null} if none is
-	 * installed
-	 */
-	public LettuceEndpoint(LettuceTuningConnectionFactory factory, ClientResources resources,
-			EffectiveConfigurationReader reader, @Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard) {
-		this(factory, resources, reader, recorder, guard, null, () -> null);
-	}
-
-	/**
-	 * Create an endpoint that also shows who the client authenticates as and which server
-	 * it talks to.
+	 * Create an endpoint, which also shows who the client authenticates as and which
+	 * server it talks to.
 	 * @param factory the connection factory
 	 * @param resources the client resources
 	 * @param reader reads the effective configuration

@@ -55,19 +55,6 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 	 * @param timer the timer of the client resources
 	 * @param recorder the recorder of client events, if any
 	 * @param guard the outage guard on the connections, if any
-	 * @return the state
-	 */
-	public static LiveState of(LettuceTuningConnectionFactory factory, Timer timer,
-			@Nullable ClientEventRecorder recorder, @Nullable OutageGuard guard) {
-		return of(factory, timer, recorder, guard, null);
-	}
-
-	/**
-	 * Read the live state.
-	 * @param factory the connection factory
-	 * @param timer the timer of the client resources
-	 * @param recorder the recorder of client events, if any
-	 * @param guard the outage guard on the connections, if any
 	 * @param credentials the tracker of the client's credentials, if any
 	 * @return the state
 	 */

@@ -48,12 +48,10 @@ final class ConnectionLink {
 	// Tells a grace timer whether the outage it was started for is still the current one.
 	private volatile long outage;
 
-	// The newest channel of the connection: the one it uses, or the one a reconnect is
-	// opening. Lettuce makes a new channel live (and clears its own record of the outage)
-	// before the channel's active event reaches the guard at the tail, so the guard
-	// learns
-	// of the channel when it starts to connect: a late inactive event of a channel it has
-	// replaced must not mark the live connection down, nor fail its commands.
+	// The newest channel: the one in use, or the one a reconnect is opening. Lettuce
+	// makes a new channel live before its active event reaches the guard at the tail,
+	// so the guard notes a channel when it starts to connect; a late inactive event of a
+	// replaced channel must not mark the live connection down, nor fail its commands.
 	private volatile @Nullable Channel channel;
 
 	ConnectionLink(OutageGuard guard) {

@@ -200,16 +200,6 @@ public final class OutageGuard implements NettyCustomizer {
 	 */
 	public record Outage(String server, Instant since, Duration duration, @Nullable String rejection) {
 
-		/**
-		 * Create an outage of a server that does not answer.
-		 * @param server the server, as {@code host:port}
-		 * @param since when it became unreachable
-		 * @param duration how long it has been unreachable
-		 */
-		public Outage(String server, Instant since, Duration duration) {
-			this(server, since, duration, null);
-		}
-
 	}
 
 }

@@ -180,7 +180,7 @@ class BlockedEventLoopIntegrationTests {
 			assertThat(registry.get("lettuce.tuning.event.loops.blocked").gauge().value()).isZero();
 			LiveState.EventLoops eventLoops = LiveState
 				.of(context.getBean(LettuceTuningConnectionFactory.class),
-						context.getBean(ClientResources.class).timer(), null, guard)
+						context.getBean(ClientResources.class).timer(), null, guard, null)
 				.eventLoops();
 			assertThat(eventLoops).isNotNull();
 			assertThat(eventLoops.blockedSpells()).isOne();
