@@ -26,16 +26,29 @@ import org.jspecify.annotations.Nullable;
  * connection broke; those, and writes that stalled, timed out or were cancelled, are
  * counted apart when seen;</li>
  * <li><b>acknowledged-write-present</b>: the last acknowledged write of each key is on
- * the server afterwards (or a later one), unless a fault that may lose writes healed
- * after it was acknowledged: those are reported as lost by the server;</li>
+ * the server afterwards (or a later one), unless the server that held it lost it: a
+ * restart without persistence of a master ({@link InjectedFault#losesWrites()}) healed
+ * after it was acknowledged (reported as lost by the server), or a promotion or demotion
+ * happened after it was acknowledged and before it was confirmed replicated (reported as
+ * lost by failover, see {@link Replication});</li>
+ * <li><b>message-belongs</b>: every Pub/Sub message received names the channel it arrived
+ * on and was published by a {@code PUBLISH} that had started by then;</li>
+ * <li><b>pubsub-after-recovery</b>: every {@code PUBLISH} that succeeded in a settled
+ * window (from the recovery bound after every fault under way healed until the next fault
+ * is injected) was received at least once;</li>
  * <li><b>traffic-back</b>: an operation issued after the last fault healed succeeds
  * within the recovery bound;</li>
  * <li><b>in-flight-zero</b> and <b>no-leak</b>: afterwards nothing is in flight, and no
  * client connection or thread is left.</li>
  * </ul>
- * The write checks assume one writer per key, issuing increasing sequence numbers.
+ * The write checks assume one writer per key, issuing increasing sequence numbers;
+ * {@link OpKind#PUBLISH} operations (key: the channel) are neither writes nor reads.
  */
 public final class Invariants {
+
+	private static final int MAX_LISTED = 5;
+
+	private static final int MAX_MESSAGE_VIOLATIONS = 50;
 
 	private final Bounds bounds;
 
@@ -53,34 +66,46 @@ public final class Invariants {
 	 * @param faults what the injector did
 	 * @param serverValues the value each written key holds on the server afterwards
 	 * ({@code null} or absent when the key does not exist)
+	 * @param received the Pub/Sub messages the subscribers received
+	 * @param replication what replication tracking saw during the run
+	 * ({@link Replication#NONE} when nothing was tracked)
 	 * @param afterwards the state after the client shut down
 	 * @param nowNanos the time of the check, for operations that have not ended
 	 * @return the verdict
 	 */
 	public Verdict check(List<Operation> operations, List<InjectedFault> faults,
-			Map<String, @Nullable String> serverValues, Afterwards afterwards, long nowNanos) {
+			Map<String, @Nullable String> serverValues, List<Journal.Received> received, Replication replication,
+			Afterwards afterwards, long nowNanos) {
 		List<Violation> violations = new ArrayList<>();
 		Map<WriteId, Operation> writes = new HashMap<>();
+		Map<String, List<Operation>> readsByKey = new HashMap<>();
 		for (Operation operation : operations) {
 			Values.Written written = Values.parse(operation.value());
-			if (written != null) {
+			// A published message carries a value too, but nothing stores it
+			if (written != null && operation.kind() != OpKind.PUBLISH) {
 				writes.put(new WriteId(written.key(), written.sequence()), operation);
+			}
+			if (operation.kind().isRead() && operation.outcome() == Outcome.OK) {
+				readsByKey.computeIfAbsent(operation.key(), (key) -> new ArrayList<>()).add(operation);
 			}
 		}
 		checkWaits(operations, nowNanos, violations);
 		Map<Outcome, Integer> appliedAfterFailure = new EnumMap<>(Outcome.class);
 		Set<WriteId> appliedBeforeBreak = new HashSet<>();
-		checkReplies(operations, writes, violations, appliedBeforeBreak);
-		List<Operation> lostByServer = new ArrayList<>();
-		checkServerValues(operations, writes, faults, serverValues, violations, appliedAfterFailure, appliedBeforeBreak,
-				lostByServer);
+		checkReplies(operations, writes, readsByKey, violations, appliedBeforeBreak);
+		Losses losses = new Losses(faults, replication);
+		checkServerValues(operations, writes, readsByKey, serverValues, violations, appliedAfterFailure,
+				appliedBeforeBreak, losses);
 		if (!appliedBeforeBreak.isEmpty()) {
 			appliedAfterFailure.put(Outcome.CONNECTION_ERROR, appliedBeforeBreak.size());
 		}
+		PubSubChecks pubSub = new PubSubChecks(operations, received);
+		pubSub.checkMessagesBelong(violations);
+		pubSub.checkSettledWindows(settledWindows(faults), violations);
 		List<Recovery> recoveries = recoveries(operations, faults);
 		checkTrafficBack(operations, faults, violations);
 		checkAfterwards(afterwards, violations);
-		return new Verdict(violations, lostByServer, appliedAfterFailure, recoveries);
+		return new Verdict(violations, losses.byServer, losses.byFailover, appliedAfterFailure, recoveries);
 	}
 
 	private void checkWaits(List<Operation> operations, long nowNanos, List<Violation> violations) {
@@ -97,8 +122,8 @@ public final class Invariants {
 		}
 	}
 
-	private void checkReplies(List<Operation> operations, Map<WriteId, Operation> writes, List<Violation> violations,
-			Set<WriteId> appliedBeforeBreak) {
+	private void checkReplies(List<Operation> operations, Map<WriteId, Operation> writes,
+			Map<String, List<Operation>> readsByKey, List<Violation> violations, Set<WriteId> appliedBeforeBreak) {
 		for (Operation operation : operations) {
 			if (!operation.kind().isRead() || operation.outcome() != Outcome.OK || operation.reply() == null) {
 				continue;
@@ -119,7 +144,7 @@ public final class Invariants {
 						"a read saw " + operation.reply() + ", whose write failed with " + write.outcome(), write));
 			}
 			else if (write.outcome() != null && write.outcome().forbidsLateApplication()) {
-				checkNotLate(write, operation.startNanos(), "a read saw " + operation.reply(), operations, violations,
+				checkNotLate(write, operation.startNanos(), "a read saw " + operation.reply(), readsByKey, violations,
 						appliedBeforeBreak);
 			}
 		}
@@ -130,8 +155,8 @@ public final class Invariants {
 	// the write is seen after that read (a read starting then, or the server at the end:
 	// no sighting time).
 	private static void checkNotLate(Operation write, @Nullable Long seenAtNanos, String sighting,
-			List<Operation> operations, List<Violation> violations, Set<WriteId> appliedBeforeBreak) {
-		Operation older = olderReadAfterFailure(write, seenAtNanos, operations);
+			Map<String, List<Operation>> readsByKey, List<Violation> violations, Set<WriteId> appliedBeforeBreak) {
+		Operation older = olderReadAfterFailure(write, seenAtNanos, readsByKey.getOrDefault(write.key(), List.of()));
 		if (older != null) {
 			violations.add(new Violation("failed-write-not-applied", sighting + ", whose write failed with "
 					+ write.outcome() + ", after a read that started later saw " + older.reply(), write));
@@ -141,12 +166,13 @@ public final class Invariants {
 		}
 	}
 
+	// The successful reads of the write's key only: indexed once per check, since a run
+	// holds millions of operations
 	private static @Nullable Operation olderReadAfterFailure(Operation write, @Nullable Long seenAtNanos,
-			List<Operation> operations) {
+			List<Operation> readsOfKey) {
 		long sequence = sequence(write);
-		for (Operation read : operations) {
-			if (!read.kind().isRead() || read.outcome() != Outcome.OK || !read.key().equals(write.key())
-					|| read.startNanos() - write.endNanos() < 0
+		for (Operation read : readsOfKey) {
+			if (read.startNanos() - write.endNanos() < 0
 					|| (seenAtNanos != null && read.endNanos() - seenAtNanos > 0)) {
 				continue;
 			}
@@ -159,8 +185,9 @@ public final class Invariants {
 	}
 
 	private void checkServerValues(List<Operation> operations, Map<WriteId, Operation> writes,
-			List<InjectedFault> faults, Map<String, @Nullable String> serverValues, List<Violation> violations,
-			Map<Outcome, Integer> appliedAfterFailure, Set<WriteId> appliedBeforeBreak, List<Operation> lostByServer) {
+			Map<String, List<Operation>> readsByKey, Map<String, @Nullable String> serverValues,
+			List<Violation> violations, Map<Outcome, Integer> appliedAfterFailure, Set<WriteId> appliedBeforeBreak,
+			Losses losses) {
 		Map<String, Operation> lastAcknowledged = new HashMap<>();
 		for (Operation operation : operations) {
 			if (operation.kind().isWrite() && operation.outcome() == Outcome.OK) {
@@ -183,7 +210,7 @@ public final class Invariants {
 							entry.getKey() + " holds a write that failed with " + write.outcome(), write));
 				}
 				else if (write.outcome() != null && write.outcome().forbidsLateApplication()) {
-					checkNotLate(write, null, entry.getKey() + " holds " + entry.getValue(), operations, violations,
+					checkNotLate(write, null, entry.getKey() + " holds " + entry.getValue(), readsByKey, violations,
 							appliedBeforeBreak);
 				}
 				else {
@@ -197,30 +224,41 @@ public final class Invariants {
 			if (held != null && held.sequence() >= sequence(acknowledged)) {
 				continue;
 			}
-			if (lostBy(acknowledged, faults)) {
-				lostByServer.add(acknowledged);
-			}
-			else {
-				violations.add(new Violation(
-						"acknowledged-write-present", acknowledged.key() + " holds "
-								+ serverValues.get(acknowledged.key()) + " after the write was acknowledged",
+			String missing = losses.classify(acknowledged);
+			if (missing != null) {
+				violations.add(new Violation("acknowledged-write-present", acknowledged.key() + " holds "
+						+ serverValues.get(acknowledged.key()) + " after the write was acknowledged; " + missing,
 						acknowledged));
 			}
 		}
 	}
 
-	// A fault that may lose writes and had not healed when the write was acknowledged:
-	// the server that held the write died, or was replaced, afterwards. Its heal, not its
-	// injection, is the line: a kill takes a moment, and a write acknowledged in that
-	// moment is lost with the rest.
-	private static boolean lostBy(Operation acknowledged, List<InjectedFault> faults) {
+	// Windows in which every fault under way had healed a recovery bound ago and the next
+	// fault had not been injected yet: the client must be fully back there
+	private List<Window> settledWindows(List<InjectedFault> faults) {
+		Set<Long> starts = new HashSet<>();
+		List<Window> windows = new ArrayList<>();
 		for (InjectedFault fault : faults) {
-			if (!fault.skipped() && fault.fault().kind().losesWrites()
-					&& fault.healedNanos() - acknowledged.endNanos() > 0) {
-				return true;
+			if (fault.skipped()) {
+				continue;
+			}
+			long healed = allHealed(fault, faults);
+			if (!starts.add(healed)) {
+				continue;
+			}
+			long end = Long.MAX_VALUE;
+			for (InjectedFault next : faults) {
+				if (!next.skipped() && next.injectedNanos() - healed > 0
+						&& (end == Long.MAX_VALUE || next.injectedNanos() - end < 0)) {
+					end = next.injectedNanos();
+				}
+			}
+			long start = healed + this.bounds.recovery().toNanos();
+			if (end == Long.MAX_VALUE || end - start > 0) {
+				windows.add(new Window(fault, start, end));
 			}
 		}
-		return false;
+		return windows;
 	}
 
 	private List<Recovery> recoveries(List<Operation> operations, List<InjectedFault> faults) {
@@ -302,6 +340,165 @@ public final class Invariants {
 	}
 
 	/**
+	 * A settled window: from its start until its end ({@link Long#MAX_VALUE}: the end of
+	 * the run).
+	 */
+	private record Window(InjectedFault after, long startNanos, long endNanos) {
+
+		boolean holds(Operation operation) {
+			return operation.startNanos() - this.startNanos >= 0
+					&& (this.endNanos == Long.MAX_VALUE || this.endNanos - operation.endNanos() > 0);
+		}
+
+	}
+
+	/**
+	 * Sorts the acknowledged writes missing on the server: lost by a restart without
+	 * persistence, lost by a failover before replication, or neither (a violation).
+	 */
+	private static final class Losses {
+
+		private final List<InjectedFault> faults;
+
+		private final Replication replication;
+
+		private final List<Operation> byServer = new ArrayList<>();
+
+		private final List<Operation> byFailover = new ArrayList<>();
+
+		Losses(List<InjectedFault> faults, Replication replication) {
+			this.faults = faults;
+			this.replication = replication;
+		}
+
+		/**
+		 * Record a missing acknowledged write where it belongs.
+		 * @param acknowledged the write
+		 * @return why it is a violation, or {@code null} if it is excused
+		 */
+		@Nullable String classify(Operation acknowledged) {
+			if (lostByRestart(acknowledged)) {
+				this.byServer.add(acknowledged);
+				return null;
+			}
+			Long confirmed = this.replication.confirmedAt(acknowledged.endNanos());
+			Long roleChange = firstRoleChangeAfter(acknowledged.endNanos());
+			if (roleChange != null && (confirmed == null || confirmed - roleChange > 0)) {
+				this.byFailover.add(acknowledged);
+				return null;
+			}
+			if (confirmed == null) {
+				return "it was never confirmed replicated" + ((roleChange == null) ? " and no role changed" : "");
+			}
+			return "it had been confirmed replicated " + millis(Duration.ofNanos(confirmed - acknowledged.endNanos()))
+					+ " after its acknowledgement"
+					+ ((roleChange != null) ? ", before the next role change" : ", and no role changed");
+		}
+
+		// A restart without persistence of a master that had not healed when the write
+		// was
+		// acknowledged. Its heal, not its injection, is the line: a kill takes a moment,
+		// and a write acknowledged in that moment is lost with the rest.
+		private boolean lostByRestart(Operation acknowledged) {
+			for (InjectedFault fault : this.faults) {
+				if (!fault.skipped() && fault.losesWrites() && fault.healedNanos() - acknowledged.endNanos() > 0) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		private @Nullable Long firstRoleChangeAfter(long acknowledgedNanos) {
+			Long first = null;
+			for (long change : this.replication.roleChanges()) {
+				if (change - acknowledgedNanos > 0 && (first == null || change - first < 0)) {
+					first = change;
+				}
+			}
+			return first;
+		}
+
+	}
+
+	/**
+	 * The Pub/Sub checks, on the messages received indexed once.
+	 */
+	private static final class PubSubChecks {
+
+		private final List<Journal.Received> received;
+
+		private final List<Operation> publishes = new ArrayList<>();
+
+		private final Map<String, Operation> publishedByMessage = new HashMap<>();
+
+		private final Set<String> receivedMessages = new HashSet<>();
+
+		PubSubChecks(List<Operation> operations, List<Journal.Received> received) {
+			this.received = received;
+			for (Operation operation : operations) {
+				if (operation.kind() == OpKind.PUBLISH && operation.value() != null) {
+					this.publishes.add(operation);
+					this.publishedByMessage.merge(operation.key() + '\n' + operation.value(), operation,
+							(a, b) -> (b.startNanos() - a.startNanos() < 0) ? b : a);
+				}
+			}
+			for (Journal.Received message : received) {
+				this.receivedMessages.add(message.channel() + '\n' + message.message());
+			}
+		}
+
+		void checkMessagesBelong(List<Violation> violations) {
+			int broken = 0;
+			for (Journal.Received message : this.received) {
+				String problem = problem(message);
+				if (problem != null && ++broken <= MAX_MESSAGE_VIOLATIONS) {
+					violations.add(new Violation("message-belongs", problem, null));
+				}
+			}
+			if (broken > MAX_MESSAGE_VIOLATIONS) {
+				violations.add(new Violation("message-belongs",
+						(broken - MAX_MESSAGE_VIOLATIONS) + " more messages broke it, not listed", null));
+			}
+		}
+
+		private @Nullable String problem(Journal.Received message) {
+			Values.Written written = Values.parse(message.message());
+			if (written == null || !written.key().equals(message.channel())) {
+				return "received " + message.message() + " on channel " + message.channel();
+			}
+			Operation publish = this.publishedByMessage.get(message.channel() + '\n' + message.message());
+			if (publish == null || publish.startNanos() - message.nanos() > 0) {
+				return "received " + message.message() + " on channel " + message.channel()
+						+ ", which no PUBLISH had sent by then";
+			}
+			return null;
+		}
+
+		void checkSettledWindows(List<Window> windows, List<Violation> violations) {
+			for (Window window : windows) {
+				int published = 0;
+				List<Operation> missed = new ArrayList<>();
+				for (Operation publish : this.publishes) {
+					if (publish.outcome() == Outcome.OK && window.holds(publish)) {
+						published++;
+						if (!this.receivedMessages.contains(publish.key() + '\n' + publish.value())) {
+							missed.add(publish);
+						}
+					}
+				}
+				if (!missed.isEmpty()) {
+					List<String> examples = missed.stream().limit(MAX_LISTED).map(Operation::value).toList();
+					violations.add(new Violation("pubsub-after-recovery",
+							missed.size() + " of " + published + " messages published in the settled window after "
+									+ window.after().fault() + " were never received, e.g. " + examples,
+							missed.get(0)));
+				}
+			}
+		}
+
+	}
+
+	/**
 	 * How long callers may wait.
 	 *
 	 * @param regular the bound for every command but blocking ones: with the outage
@@ -348,12 +545,15 @@ public final class Invariants {
 	 * The outcome of the checks.
 	 *
 	 * @param violations the invariants broken
-	 * @param lostByServer acknowledged writes missing after a fault that may lose writes
+	 * @param lostByServer acknowledged writes missing after a restart without persistence
+	 * of the master that held them ({@link InjectedFault#losesWrites()})
+	 * @param lostByFailover acknowledged writes missing after a promotion or demotion
+	 * that happened before they were confirmed replicated
 	 * @param appliedAfterFailure writes on the server whose caller saw them fail, by how
 	 * they failed (the documented stall case and its kin)
 	 * @param recoveries how soon traffic succeeded after each fault
 	 */
-	public record Verdict(List<Violation> violations, List<Operation> lostByServer,
+	public record Verdict(List<Violation> violations, List<Operation> lostByServer, List<Operation> lostByFailover,
 			Map<Outcome, Integer> appliedAfterFailure, List<Recovery> recoveries) {
 
 		/**
@@ -365,7 +565,9 @@ public final class Invariants {
 			text.append(this.violations.size())
 				.append(" violations, ")
 				.append(this.lostByServer.size())
-				.append(" acknowledged writes lost by the server, applied after failure ")
+				.append(" acknowledged writes lost by the server, ")
+				.append(this.lostByFailover.size())
+				.append(" lost by failover, applied after failure ")
 				.append(this.appliedAfterFailure)
 				.append('\n');
 			for (Violation violation : this.violations) {
@@ -373,6 +575,47 @@ public final class Invariants {
 			}
 			return text.toString();
 		}
+
+	}
+
+	/**
+	 * What replication tracking saw during a run, to tell writes lost by a failover
+	 * before they were replicated from writes that should have survived.
+	 */
+	public interface Replication {
+
+		/**
+		 * Tracking that saw nothing: no write is confirmed and no role changed, so no
+		 * missing write is excused by a failover.
+		 */
+		Replication NONE = new Replication() {
+
+			@Override
+			public @Nullable Long confirmedAt(long acknowledgedNanos) {
+				return null;
+			}
+
+			@Override
+			public List<Long> roleChanges() {
+				return List.of();
+			}
+
+		};
+
+		/**
+		 * Return when a write acknowledged at a time was known to be on every replica.
+		 * @param acknowledgedNanos when the write was acknowledged
+		 * ({@link System#nanoTime()})
+		 * @return the earliest time it was confirmed replicated, or {@code null} if it
+		 * never was
+		 */
+		@Nullable Long confirmedAt(long acknowledgedNanos);
+
+		/**
+		 * Return when a node was seen promoted or demoted.
+		 * @return the times ({@link System#nanoTime()}), in order
+		 */
+		List<Long> roleChanges();
 
 	}
 

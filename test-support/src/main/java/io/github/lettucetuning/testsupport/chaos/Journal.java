@@ -27,6 +27,8 @@ public final class Journal {
 
 	private final Queue<Operation> ended = new ConcurrentLinkedQueue<>();
 
+	private final Queue<Received> received = new ConcurrentLinkedQueue<>();
+
 	/**
 	 * Create a journal on {@link System#nanoTime()}.
 	 */
@@ -83,6 +85,24 @@ public final class Journal {
 	}
 
 	/**
+	 * Record a Pub/Sub message as a subscriber receives it; cheap and safe to call from
+	 * the client's event loop.
+	 * @param channel the channel it arrived on
+	 * @param message the message
+	 */
+	public void received(String channel, String message) {
+		this.received.add(new Received(channel, message, this.clock.getAsLong()));
+	}
+
+	/**
+	 * Return every Pub/Sub message received so far, in the order recorded.
+	 * @return the messages
+	 */
+	public List<Received> received() {
+		return List.copyOf(this.received);
+	}
+
+	/**
 	 * Return how many operations have not ended.
 	 * @return the pending operations
 	 */
@@ -134,6 +154,17 @@ public final class Journal {
 			Journal.this.ended.add(new Operation(started.id(), started.worker(), started.kind(), started.key(),
 					started.value(), started.startNanos(), Journal.this.clock.getAsLong(), outcome, error, reply));
 		}
+
+	}
+
+	/**
+	 * One Pub/Sub message as a subscriber received it.
+	 *
+	 * @param channel the channel it arrived on
+	 * @param message the message
+	 * @param nanos when it was received (the journal's clock)
+	 */
+	public record Received(String channel, String message, long nanos) {
 
 	}
 

@@ -28,6 +28,10 @@ class InvariantsTests {
 
 	private final Map<String, @Nullable String> server = new HashMap<>();
 
+	private final List<Journal.Received> received = new ArrayList<>();
+
+	private Invariants.Replication replication = Invariants.Replication.NONE;
+
 	private long ids;
 
 	@Test
@@ -220,7 +224,7 @@ class InvariantsTests {
 	void skippedFaultsNeitherExcuseLossesNorCountForRecovery() {
 		write("k", 1, 0, 1, Outcome.OK);
 		this.faults.add(new InjectedFault(new ScheduledFault(0, FaultKind.KILL, Duration.ZERO, Duration.ZERO, 0),
-				nanos(10), nanos(10), true, "not possible"));
+				nanos(10), nanos(10), true, false, "not possible"));
 		Invariants.Verdict verdict = check();
 		assertThat(verdict.violations()).extracting(Violation::invariant).containsExactly("acknowledged-write-present");
 		assertThat(verdict.recoveries()).singleElement().satisfies((recovery) -> assertThat(recovery.time()).isNull());
@@ -228,8 +232,9 @@ class InvariantsTests {
 
 	@Test
 	void commandsInFlightAndLeaksAfterwardsAreViolations() {
-		Invariants.Verdict verdict = INVARIANTS.check(this.operations, this.faults, this.server,
-				new Invariants.Afterwards(2, List.of("thread lettuce-epollEventLoop-4-1")), nanos(10_000));
+		Invariants.Verdict verdict = INVARIANTS.check(this.operations, this.faults, this.server, List.of(),
+				Invariants.Replication.NONE, new Invariants.Afterwards(2, List.of("thread lettuce-epollEventLoop-4-1")),
+				nanos(10_000));
 		assertThat(verdict.violations()).extracting(Violation::toString)
 			.containsExactly("in-flight-zero: 2 commands in flight", "no-leak: thread lettuce-epollEventLoop-4-1");
 		assertThat(verdict.describe()).startsWith("2 violations, 0 acknowledged writes lost by the server")
@@ -237,7 +242,8 @@ class InvariantsTests {
 	}
 
 	private Invariants.Verdict check() {
-		return INVARIANTS.check(this.operations, this.faults, this.server, CLEAN, nanos(100_000));
+		return INVARIANTS.check(this.operations, this.faults, this.server, this.received, this.replication, CLEAN,
+				nanos(100_000));
 	}
 
 	private void write(String key, long sequence, long start, long end, Outcome outcome) {
@@ -255,8 +261,10 @@ class InvariantsTests {
 	}
 
 	private void fault(FaultKind kind, long injected, long healed) {
-		this.faults.add(new InjectedFault(new ScheduledFault(this.faults.size(), kind, Duration.ofMillis(injected),
-				Duration.ofMillis(healed - injected), 0), nanos(injected), nanos(healed), false, "hand-made"));
+		this.faults.add(new InjectedFault(
+				new ScheduledFault(this.faults.size(), kind, Duration.ofMillis(injected),
+						Duration.ofMillis(healed - injected), 0),
+				nanos(injected), nanos(healed), false, kind.losesWrites(), "hand-made"));
 	}
 
 	// A base far from zero, as System.nanoTime() may be
