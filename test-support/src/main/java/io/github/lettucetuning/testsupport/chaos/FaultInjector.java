@@ -152,7 +152,9 @@ public final class FaultInjector implements AutoCloseable {
 					healLater(fault, start, master, finished, "killed " + describe(node, master), () -> restart(node));
 				}
 				case STOP_RESTART -> {
-					boolean master = requireUp(node) && this.topology.isMaster(node);
+					// A paused node would not answer SHUTDOWN
+					requireRunning(node);
+					boolean master = this.topology.isMaster(node);
 					stop(node);
 					healLater(fault, start, master, finished, "shut down " + describe(node, master),
 							() -> restart(node));

@@ -241,6 +241,147 @@ class InvariantsTests {
 			.contains("  in-flight-zero: 2 commands in flight\n");
 	}
 
+	@Test
+	void aKillOfAReplicaExcusesNoLoss() {
+		write("k", 1, 0, 1, Outcome.OK);
+		this.faults.add(new InjectedFault(new ScheduledFault(0, FaultKind.KILL, Duration.ZERO, Duration.ZERO, 0),
+				nanos(10), nanos(500), false, false, "killed a replica"));
+		write("after", 1, 600, 610, Outcome.OK);
+		this.server.put("after", Values.encode("after", 1));
+		assertThat(check().violations()).extracting(Violation::invariant).containsExactly("acknowledged-write-present");
+	}
+
+	@Test
+	void aWriteMissingAfterARoleChangeBeforeItsReplicationIsLostByFailover() {
+		write("k", 1, 0, 100, Outcome.OK);
+		this.replication = replication(null, 500);
+		Invariants.Verdict verdict = check();
+		assertThat(verdict.violations()).isEmpty();
+		assertThat(verdict.lostByServer()).isEmpty();
+		assertThat(verdict.lostByFailover()).extracting(Operation::key).containsExactly("k");
+		assertThat(verdict.describe()).contains("0 acknowledged writes lost by the server, 1 lost by failover");
+	}
+
+	@Test
+	void aWriteConfirmedAfterTheRoleChangeIsLostByFailover() {
+		write("k", 1, 0, 100, Outcome.OK);
+		this.replication = replication(600L, 500);
+		assertThat(check().lostByFailover()).hasSize(1);
+	}
+
+	@Test
+	void aWriteConfirmedReplicatedBeforeTheRoleChangeMustBePresent() {
+		write("k", 1, 0, 100, Outcome.OK);
+		this.replication = replication(200L, 500);
+		Invariants.Verdict verdict = check();
+		assertThat(verdict.lostByFailover()).isEmpty();
+		assertThat(verdict.violations()).singleElement()
+			.satisfies((violation) -> assertThat(violation.invariant()).isEqualTo("acknowledged-write-present"))
+			.satisfies((violation) -> assertThat(violation.detail()).contains("confirmed replicated 100 ms after"));
+	}
+
+	@Test
+	void aWriteMissingWithoutARoleChangeMustBePresent() {
+		write("k", 1, 600, 700, Outcome.OK);
+		this.replication = replication(null, 500);
+		assertThat(check().violations()).singleElement()
+			.satisfies((violation) -> assertThat(violation.detail()).contains("never confirmed replicated"));
+	}
+
+	@Test
+	void aRestartOfTheMasterComesBeforeAFailoverInTheVerdict() {
+		write("k", 1, 0, 100, Outcome.OK);
+		fault(FaultKind.KILL, 200, 400);
+		this.replication = replication(null, 300);
+		Invariants.Verdict verdict = check();
+		assertThat(verdict.lostByServer()).hasSize(1);
+		assertThat(verdict.lostByFailover()).isEmpty();
+	}
+
+	@Test
+	void publishedMessagesAreNeitherWritesNorReads() {
+		publish("k", 1, 0, 1, Outcome.OK);
+		publish("k", 2, 2, 3, Outcome.FAIL_FAST);
+		this.received.add(new Journal.Received("k", Values.encode("k", 1), nanos(2)));
+		Invariants.Verdict verdict = check();
+		assertThat(verdict.violations()).isEmpty();
+		assertThat(verdict.appliedAfterFailure()).isEmpty();
+	}
+
+	@Test
+	void aPublishSharingAValueWithAWriteDoesNotStandForIt() {
+		write("k", 1, 0, 1, Outcome.FAIL_FAST);
+		publish("k", 1, 2, 3, Outcome.OK);
+		this.server.put("k", Values.encode("k", 1));
+		assertThat(check().violations()).extracting(Violation::invariant).containsExactly("failed-write-not-applied");
+	}
+
+	@Test
+	void aMessageOnAnotherChannelOrNeverPublishedBreaksMessageBelongs() {
+		publish("a", 1, 0, 1, Outcome.OK);
+		publish("b", 1, 10, 11, Outcome.OK);
+		this.received.add(new Journal.Received("a", Values.encode("a", 1), nanos(1)));
+		this.received.add(new Journal.Received("c", Values.encode("a", 1), nanos(2)));
+		this.received.add(new Journal.Received("b", Values.encode("b", 1), nanos(5)));
+		this.received.add(new Journal.Received("a", "garbage", nanos(6)));
+		assertThat(check().violations()).extracting(Violation::detail)
+			.containsExactly("received a#1 on channel c",
+					"received b#1 on channel b, which no PUBLISH had sent by then", "received garbage on channel a");
+	}
+
+	@Test
+	void aMessageMissedInASettledWindowBreaksPubSubAfterRecovery() {
+		fault(FaultKind.PAUSE, 1000, 2000);
+		fault(FaultKind.PAUSE, 9000, 10_000);
+		publish("ch", 1, 1500, 1510, Outcome.OK);
+		publish("ch", 2, 5000, 5010, Outcome.OK);
+		publish("ch", 3, 5100, 5110, Outcome.OK);
+		publish("ch", 4, 9500, 9510, Outcome.OK);
+		publish("ch", 5, 14_000, 14_010, Outcome.OK);
+		this.received.add(new Journal.Received("ch", Values.encode("ch", 3), nanos(5111)));
+		this.received.add(new Journal.Received("ch", Values.encode("ch", 5), nanos(14_011)));
+		write("k", 1, 2100, 2200, Outcome.OK);
+		write("k", 2, 10_100, 10_200, Outcome.OK);
+		this.server.put("k", Values.encode("k", 2));
+		assertThat(check().violations()).singleElement()
+			.satisfies((violation) -> assertThat(violation.invariant()).isEqualTo("pubsub-after-recovery"))
+			.satisfies((violation) -> assertThat(violation.detail()).startsWith("1 of 2 messages").contains("[ch#2]"));
+	}
+
+	@Test
+	void aMessageMissedWhileAFaultIsUnderWayOrRecoveringBreaksNothing() {
+		fault(FaultKind.PAUSE, 1000, 2000);
+		publish("ch", 1, 1500, 1510, Outcome.OK);
+		publish("ch", 2, 2500, 2510, Outcome.OK);
+		write("k", 1, 2100, 2200, Outcome.OK);
+		this.server.put("k", Values.encode("k", 1));
+		assertThat(check().violations()).isEmpty();
+	}
+
+	private static Invariants.Replication replication(@Nullable Long confirmedMillis, long... roleChangeMillis) {
+		List<Long> changes = new ArrayList<>();
+		for (long millis : roleChangeMillis) {
+			changes.add(nanos(millis));
+		}
+		return new Invariants.Replication() {
+
+			@Override
+			public @Nullable Long confirmedAt(long acknowledgedNanos) {
+				return (confirmedMillis != null) ? nanos(confirmedMillis) : null;
+			}
+
+			@Override
+			public List<Long> roleChanges() {
+				return changes;
+			}
+
+		};
+	}
+
+	private void publish(String channel, long sequence, long start, long end, Outcome outcome) {
+		add(OpKind.PUBLISH, channel, Values.encode(channel, sequence), start, end, outcome, null);
+	}
+
 	private Invariants.Verdict check() {
 		return INVARIANTS.check(this.operations, this.faults, this.server, this.received, this.replication, CLEAN,
 				nanos(100_000));
