@@ -46,10 +46,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Invariants {
 
-	private static final int MAX_LISTED = 5;
-
-	private static final int MAX_MESSAGE_VIOLATIONS = 50;
-
 	private final Bounds bounds;
 
 	/**
@@ -66,7 +62,9 @@ public final class Invariants {
 	 * @param faults what the injector did
 	 * @param serverValues the value each written key holds on the server afterwards
 	 * ({@code null} or absent when the key does not exist)
-	 * @param received the Pub/Sub messages the subscribers received
+	 * @param received the Pub/Sub messages the subscribers received (they should listen
+	 * until the publishers stopped, or the last window reports the messages in flight as
+	 * missed)
 	 * @param replication what replication tracking saw during the run
 	 * ({@link Replication#NONE} when nothing was tracked)
 	 * @param afterwards the state after the client shut down
@@ -93,7 +91,7 @@ public final class Invariants {
 		Map<Outcome, Integer> appliedAfterFailure = new EnumMap<>(Outcome.class);
 		Set<WriteId> appliedBeforeBreak = new HashSet<>();
 		checkReplies(operations, writes, readsByKey, violations, appliedBeforeBreak);
-		Losses losses = new Losses(faults, replication);
+		WriteLosses losses = new WriteLosses(faults, replication);
 		checkServerValues(operations, writes, readsByKey, serverValues, violations, appliedAfterFailure,
 				appliedBeforeBreak, losses);
 		if (!appliedBeforeBreak.isEmpty()) {
@@ -105,7 +103,7 @@ public final class Invariants {
 		List<Recovery> recoveries = recoveries(operations, faults);
 		checkTrafficBack(operations, faults, violations);
 		checkAfterwards(afterwards, violations);
-		return new Verdict(violations, losses.byServer, losses.byFailover, appliedAfterFailure, recoveries);
+		return new Verdict(violations, losses.byServer(), losses.byFailover(), appliedAfterFailure, recoveries);
 	}
 
 	private void checkWaits(List<Operation> operations, long nowNanos, List<Violation> violations) {
@@ -187,7 +185,7 @@ public final class Invariants {
 	private void checkServerValues(List<Operation> operations, Map<WriteId, Operation> writes,
 			Map<String, List<Operation>> readsByKey, Map<String, @Nullable String> serverValues,
 			List<Violation> violations, Map<Outcome, Integer> appliedAfterFailure, Set<WriteId> appliedBeforeBreak,
-			Losses losses) {
+			WriteLosses losses) {
 		Map<String, Operation> lastAcknowledged = new HashMap<>();
 		for (Operation operation : operations) {
 			if (operation.kind().isWrite() && operation.outcome() == Outcome.OK) {
@@ -235,9 +233,9 @@ public final class Invariants {
 
 	// Windows in which every fault under way had healed a recovery bound ago and the next
 	// fault had not been injected yet: the client must be fully back there
-	private List<Window> settledWindows(List<InjectedFault> faults) {
+	private List<PubSubChecks.Window> settledWindows(List<InjectedFault> faults) {
 		Set<Long> starts = new HashSet<>();
-		List<Window> windows = new ArrayList<>();
+		List<PubSubChecks.Window> windows = new ArrayList<>();
 		for (InjectedFault fault : faults) {
 			if (fault.skipped()) {
 				continue;
@@ -255,7 +253,7 @@ public final class Invariants {
 			}
 			long start = healed + this.bounds.recovery().toNanos();
 			if (end == Long.MAX_VALUE || end - start > 0) {
-				windows.add(new Window(fault, start, end));
+				windows.add(new PubSubChecks.Window(fault, start, end));
 			}
 		}
 		return windows;
@@ -336,165 +334,6 @@ public final class Invariants {
 	}
 
 	private record WriteId(String key, long sequence) {
-
-	}
-
-	/**
-	 * A settled window: from its start until its end ({@link Long#MAX_VALUE}: the end of
-	 * the run).
-	 */
-	private record Window(InjectedFault after, long startNanos, long endNanos) {
-
-		boolean holds(Operation operation) {
-			return operation.startNanos() - this.startNanos >= 0
-					&& (this.endNanos == Long.MAX_VALUE || this.endNanos - operation.endNanos() > 0);
-		}
-
-	}
-
-	/**
-	 * Sorts the acknowledged writes missing on the server: lost by a restart without
-	 * persistence, lost by a failover before replication, or neither (a violation).
-	 */
-	private static final class Losses {
-
-		private final List<InjectedFault> faults;
-
-		private final Replication replication;
-
-		private final List<Operation> byServer = new ArrayList<>();
-
-		private final List<Operation> byFailover = new ArrayList<>();
-
-		Losses(List<InjectedFault> faults, Replication replication) {
-			this.faults = faults;
-			this.replication = replication;
-		}
-
-		/**
-		 * Record a missing acknowledged write where it belongs.
-		 * @param acknowledged the write
-		 * @return why it is a violation, or {@code null} if it is excused
-		 */
-		@Nullable String classify(Operation acknowledged) {
-			if (lostByRestart(acknowledged)) {
-				this.byServer.add(acknowledged);
-				return null;
-			}
-			Long confirmed = this.replication.confirmedAt(acknowledged.endNanos());
-			Long roleChange = firstRoleChangeAfter(acknowledged.endNanos());
-			if (roleChange != null && (confirmed == null || confirmed - roleChange > 0)) {
-				this.byFailover.add(acknowledged);
-				return null;
-			}
-			if (confirmed == null) {
-				return "it was never confirmed replicated" + ((roleChange == null) ? " and no role changed" : "");
-			}
-			return "it had been confirmed replicated " + millis(Duration.ofNanos(confirmed - acknowledged.endNanos()))
-					+ " after its acknowledgement"
-					+ ((roleChange != null) ? ", before the next role change" : ", and no role changed");
-		}
-
-		// A restart without persistence of a master that had not healed when the write
-		// was
-		// acknowledged. Its heal, not its injection, is the line: a kill takes a moment,
-		// and a write acknowledged in that moment is lost with the rest.
-		private boolean lostByRestart(Operation acknowledged) {
-			for (InjectedFault fault : this.faults) {
-				if (!fault.skipped() && fault.losesWrites() && fault.healedNanos() - acknowledged.endNanos() > 0) {
-					return true;
-				}
-			}
-			return false;
-		}
-
-		private @Nullable Long firstRoleChangeAfter(long acknowledgedNanos) {
-			Long first = null;
-			for (long change : this.replication.roleChanges()) {
-				if (change - acknowledgedNanos > 0 && (first == null || change - first < 0)) {
-					first = change;
-				}
-			}
-			return first;
-		}
-
-	}
-
-	/**
-	 * The Pub/Sub checks, on the messages received indexed once.
-	 */
-	private static final class PubSubChecks {
-
-		private final List<Journal.Received> received;
-
-		private final List<Operation> publishes = new ArrayList<>();
-
-		private final Map<String, Operation> publishedByMessage = new HashMap<>();
-
-		private final Set<String> receivedMessages = new HashSet<>();
-
-		PubSubChecks(List<Operation> operations, List<Journal.Received> received) {
-			this.received = received;
-			for (Operation operation : operations) {
-				if (operation.kind() == OpKind.PUBLISH && operation.value() != null) {
-					this.publishes.add(operation);
-					this.publishedByMessage.merge(operation.key() + '\n' + operation.value(), operation,
-							(a, b) -> (b.startNanos() - a.startNanos() < 0) ? b : a);
-				}
-			}
-			for (Journal.Received message : received) {
-				this.receivedMessages.add(message.channel() + '\n' + message.message());
-			}
-		}
-
-		void checkMessagesBelong(List<Violation> violations) {
-			int broken = 0;
-			for (Journal.Received message : this.received) {
-				String problem = problem(message);
-				if (problem != null && ++broken <= MAX_MESSAGE_VIOLATIONS) {
-					violations.add(new Violation("message-belongs", problem, null));
-				}
-			}
-			if (broken > MAX_MESSAGE_VIOLATIONS) {
-				violations.add(new Violation("message-belongs",
-						(broken - MAX_MESSAGE_VIOLATIONS) + " more messages broke it, not listed", null));
-			}
-		}
-
-		private @Nullable String problem(Journal.Received message) {
-			Values.Written written = Values.parse(message.message());
-			if (written == null || !written.key().equals(message.channel())) {
-				return "received " + message.message() + " on channel " + message.channel();
-			}
-			Operation publish = this.publishedByMessage.get(message.channel() + '\n' + message.message());
-			if (publish == null || publish.startNanos() - message.nanos() > 0) {
-				return "received " + message.message() + " on channel " + message.channel()
-						+ ", which no PUBLISH had sent by then";
-			}
-			return null;
-		}
-
-		void checkSettledWindows(List<Window> windows, List<Violation> violations) {
-			for (Window window : windows) {
-				int published = 0;
-				List<Operation> missed = new ArrayList<>();
-				for (Operation publish : this.publishes) {
-					if (publish.outcome() == Outcome.OK && window.holds(publish)) {
-						published++;
-						if (!this.receivedMessages.contains(publish.key() + '\n' + publish.value())) {
-							missed.add(publish);
-						}
-					}
-				}
-				if (!missed.isEmpty()) {
-					List<String> examples = missed.stream().limit(MAX_LISTED).map(Operation::value).toList();
-					violations.add(new Violation("pubsub-after-recovery",
-							missed.size() + " of " + published + " messages published in the settled window after "
-									+ window.after().fault() + " were never received, e.g. " + examples,
-							missed.get(0)));
-				}
-			}
-		}
 
 	}
 

@@ -122,10 +122,7 @@ public final class ReplicationWatch implements AutoCloseable, Invariants.Replica
 	@Override
 	public @Nullable Long confirmedAt(long acknowledgedNanos) {
 		List<Sample> samples = snapshot();
-		int first = 0;
-		while (first < samples.size() && samples.get(first).startNanos() - acknowledgedNanos <= 0) {
-			first++;
-		}
+		int first = firstStartedAfter(samples, acknowledgedNanos);
 		if (first == samples.size()) {
 			return null;
 		}
@@ -144,6 +141,22 @@ public final class ReplicationWatch implements AutoCloseable, Invariants.Replica
 			}
 		}
 		return null;
+	}
+
+	// Samples are taken in order: binary search, since a run checks many writes
+	private static int firstStartedAfter(List<Sample> samples, long nanos) {
+		int low = 0;
+		int high = samples.size();
+		while (low < high) {
+			int middle = (low + high) >>> 1;
+			if (samples.get(middle).startNanos() - nanos <= 0) {
+				low = middle + 1;
+			}
+			else {
+				high = middle;
+			}
+		}
+		return low;
 	}
 
 	private static boolean confirms(Sample sample, Map<Integer, NodeState> targets) {

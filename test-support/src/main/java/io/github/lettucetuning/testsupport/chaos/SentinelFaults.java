@@ -148,8 +148,10 @@ final class SentinelFaults implements TopologyFaults {
 		requestFailover(sentinel);
 		RedisNode promoted = awaitNewMaster(former);
 		String unreconciled = reconcile();
-		return "failed over from " + former.port() + " to " + ((promoted != null) ? promoted.port() : "?")
-				+ ((unreconciled != null) ? ", " + unreconciled : "");
+		String failedOver = (promoted != null) ? "failed over from " + former.port() + " to " + promoted.port()
+				: "SENTINEL FAILOVER accepted but the Sentinels agreed on no new master within "
+						+ RECONCILE_BOUND.toMillis() + " ms";
+		return failedOver + ((unreconciled != null) ? ", " + unreconciled : "");
 	}
 
 	// NOGOODSLAVE and INPROG are transient: a replica not yet seen healthy, a failover
