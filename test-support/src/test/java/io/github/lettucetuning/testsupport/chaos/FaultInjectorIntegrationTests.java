@@ -12,6 +12,7 @@ import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.ClusterNodeInfo;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
+import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,6 +25,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FaultInjectorIntegrationTests {
 
 	private static final Duration WATCH_PERIOD = Duration.ofMillis(100);
+
+	@Test
+	void standaloneFaultsHealAndAKillOfTheServerLosesWrites() throws Exception {
+		try (RedisStandalone standalone = RedisStandalone.start()) {
+			RedisNode node = standalone.node();
+			// The pause overlaps the kill's start: a node that is down cannot be paused
+			FaultSchedule schedule = schedule(fault(0, FaultKind.KILL, 100, 800, 0),
+					fault(1, FaultKind.PAUSE, 300, 300, 0), fault(2, FaultKind.PAUSE, 1200, 300, 0),
+					fault(3, FaultKind.CLIENT_KILL_TYPE, 1700, 0, 0),
+					fault(4, FaultKind.SENTINEL_FAILOVER, 1800, 0, 0));
+			List<InjectedFault> injected;
+			try (FaultInjector injector = FaultInjector.standalone(node)) {
+				assertThat(injector.topology()).isEqualTo(Topology.STANDALONE);
+				injector.start(schedule, System.nanoTime());
+				injector.awaitDone(Duration.ofSeconds(20));
+				injected = injector.injected();
+			}
+			assertThat(injected).as("%s", injected)
+				.extracting(InjectedFault::skipped)
+				.containsExactly(false, true, false, false, true);
+			assertThat(injected.get(1).note()).isEqualTo(node.port() + " is down");
+			assertThat(injected.get(4).note()).isEqualTo("not on a standalone server");
+			assertThat(injected).extracting(InjectedFault::losesWrites)
+				.containsExactly(true, false, false, false, false);
+			assertThat(node.isAlive()).isTrue();
+			assertThat(node.isPaused()).isFalse();
+			assertThat(node.command("PING")).isEqualTo("PONG");
+		}
+	}
 
 	@Test
 	void sentinelFailoverKillOfTheMasterAndReplicaLagHealIntoAHealthyTopology() throws Exception {
