@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.lettucetuning.testsupport.server.Await;
+import io.github.lettucetuning.testsupport.server.RedisInfo;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.server.RespErrorException;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
@@ -87,7 +88,9 @@ final class SentinelFaults implements TopologyFaults {
 			if (node == master || !TopologyFaults.reachable(node)) {
 				continue;
 			}
-			Map<String, String> replication = node.info("replication");
+			// A short read timeout: a blackholed node looks reachable but does not answer
+			Map<String, String> replication = RedisInfo
+				.parse(String.valueOf(node.command(PROBE, "INFO", "replication")));
 			boolean follows = "slave".equals(replication.get("role"))
 					&& Integer.toString(master.port()).equals(replication.get("master_port"));
 			if (!follows) {
