@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,16 +25,19 @@ import io.github.lettucetuning.testsupport.chaos.Violation;
  */
 final class CampaignReport {
 
-	private static final int LISTED_VIOLATIONS = 20;
+	private static final int LISTED_VIOLATIONS = 10;
 
 	private CampaignReport() {
 	}
 
 	static Path write(Path file, List<CampaignRun.Result> results) throws IOException {
 		StringBuilder text = new StringBuilder();
+		String topology = results.isEmpty() ? "-" : results.get(0).topology().name().toLowerCase(Locale.ROOT);
 		text.append("# Fault campaign report\n\nWritten ")
 			.append(Instant.now())
-			.append(". Topology: standalone. ")
+			.append(". Topology: ")
+			.append(topology)
+			.append(". ")
 			.append("Bounds: ")
 			.append(CampaignRun.REGULAR_BOUND.toMillis())
 			.append(" ms per command, ")
@@ -43,14 +47,14 @@ final class CampaignReport {
 			.append(" ms of the last fault.\n\n");
 		text.append(
 				"| seed | setup | operations | failed | longest wait (blocking pops aside) | violations | by invariant | "
-						+ "lost by server | applied after failure |\n")
-			.append("|---|---|---|---|---|---|---|---|---|\n");
+						+ "lost by a restart | lost by a failover | applied after failure | messages published / received |\n")
+			.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
 		for (CampaignRun.Result result : results) {
 			Invariants.Verdict verdict = result.verdict();
 			text.append("| ")
 				.append(result.schedule().seed())
 				.append(" | ")
-				.append(result.setup())
+				.append(result.setup().label())
 				.append(" | ")
 				.append(result.operations().size())
 				.append(" | ")
@@ -64,7 +68,13 @@ final class CampaignReport {
 				.append(" | ")
 				.append(verdict.lostByServer().size())
 				.append(" | ")
+				.append(verdict.lostByFailover().size())
+				.append(" | ")
 				.append(verdict.appliedAfterFailure())
+				.append(" | ")
+				.append(published(result.operations()))
+				.append(" / ")
+				.append(result.messagesReceived())
 				.append(" |\n");
 		}
 		for (CampaignRun.Result result : results) {
@@ -73,6 +83,37 @@ final class CampaignReport {
 		Files.createDirectories(file.getParent());
 		Files.writeString(file, text);
 		return file;
+	}
+
+	// What callers were told, most frequent first, numbers masked so that one kind of
+	// error counts once
+	private static void appendErrors(StringBuilder text, List<Operation> operations) {
+		Map<String, Integer> errors = new TreeMap<>();
+		for (Operation operation : operations) {
+			if (operation.error() != null && operation.outcome() != Outcome.CANCELLED) {
+				String error = operation.outcome() + " " + operation.error().replaceAll("[0-9]+", "#");
+				errors.merge((error.length() > 300) ? error.substring(0, 300) + "…" : error, 1, Integer::sum);
+			}
+		}
+		if (errors.isEmpty()) {
+			return;
+		}
+		text.append("\nMost frequent errors:\n\n");
+		errors.entrySet()
+			.stream()
+			.sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+			.limit(6)
+			.forEach((entry) -> text.append("- ")
+				.append(entry.getValue())
+				.append(" × `")
+				.append(entry.getKey())
+				.append("`\n"));
+	}
+
+	private static long published(List<Operation> operations) {
+		return operations.stream()
+			.filter((operation) -> operation.kind() == OpKind.PUBLISH && operation.outcome() == Outcome.OK)
+			.count();
 	}
 
 	private static long longestWait(List<Operation> operations) {
@@ -92,7 +133,11 @@ final class CampaignReport {
 	}
 
 	private static void appendRun(StringBuilder text, CampaignRun.Result result) {
-		text.append("\n## Seed ").append(result.schedule().seed()).append(", ").append(result.setup()).append("\n\n");
+		text.append("\n## Seed ")
+			.append(result.schedule().seed())
+			.append(", ")
+			.append(result.setup().label())
+			.append("\n\n");
 		text.append("```\n").append(result.schedule().describe()).append("```\n\n");
 		text.append("| fault | injected | recovery after heal |\n|---|---|---|\n");
 		for (Invariants.Recovery recovery : result.verdict().recoveries()) {
@@ -135,20 +180,39 @@ final class CampaignReport {
 			}
 			text.append(' ').append(pending.getOrDefault(kind, 0)).append(" |\n");
 		}
+		appendErrors(text, result.operations());
+		if (result.drainedMillis() >= 0) {
+			text.append("\nTimer tasks and borrowed connections drained ")
+				.append(result.drainedMillis())
+				.append(" ms after the traffic stopped.\n");
+		}
+		if (result.refreshTimeouts() > 0) {
+			text.append("\nLettuce's cluster topology refresh left ")
+				.append(result.refreshTimeouts())
+				.append(" request timeouts scheduled (it never cancels them; they run out on their own).\n");
+		}
 		List<Violation> violations = result.verdict().violations();
 		text.append("\n").append(violations.size()).append(" violations");
 		if (!violations.isEmpty()) {
-			text.append(" (first ").append(Math.min(LISTED_VIOLATIONS, violations.size())).append("):\n\n");
-			violations.stream()
-				.limit(LISTED_VIOLATIONS)
-				.forEach((violation) -> text.append("- ").append(violation).append('\n'));
+			text.append(" (the first ").append(LISTED_VIOLATIONS).append(" of each invariant):\n\n");
+			Map<String, Integer> listed = new TreeMap<>();
+			for (Violation violation : violations) {
+				if (listed.merge(violation.invariant(), 1, Integer::sum) <= LISTED_VIOLATIONS) {
+					text.append("- ").append(violation).append('\n');
+				}
+			}
 		}
 		else {
 			text.append(".\n");
 		}
 		if (!result.verdict().lostByServer().isEmpty()) {
-			text.append("\nAcknowledged writes lost by the server (after a fault that may lose writes): ")
+			text.append("\nAcknowledged writes lost by a restart without persistence: ")
 				.append(result.verdict().lostByServer().size())
+				.append('\n');
+		}
+		if (!result.verdict().lostByFailover().isEmpty()) {
+			text.append("\nAcknowledged writes lost by a failover before the replica confirmed them: ")
+				.append(result.verdict().lostByFailover().size())
 				.append('\n');
 		}
 	}

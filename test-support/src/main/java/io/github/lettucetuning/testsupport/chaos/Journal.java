@@ -140,10 +140,16 @@ public final class Journal {
 		/**
 		 * Record that the operation failed.
 		 * @param outcome how
-		 * @param failure the failure the caller saw
+		 * @param failure the failure the caller saw, recorded with its root cause
 		 */
 		public void failed(Outcome outcome, Throwable failure) {
-			end(outcome, failure.getClass().getName() + ": " + failure.getMessage(), null);
+			Throwable root = failure;
+			while (root.getCause() != null && root.getCause() != root) {
+				root = root.getCause();
+			}
+			String error = failure.getClass().getName() + ": " + failure.getMessage();
+			end(outcome, (root != failure)
+					? error + " (root: " + root.getClass().getName() + ": " + root.getMessage() + ")" : error, null);
 		}
 
 		private void end(Outcome outcome, @Nullable String error, @Nullable String reply) {

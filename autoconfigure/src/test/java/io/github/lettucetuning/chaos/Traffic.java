@@ -1,0 +1,409 @@
+package io.github.lettucetuning.chaos;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.github.lettucetuning.resilience.RedisStalledException;
+import io.github.lettucetuning.resilience.RedisUnreachableException;
+import io.github.lettucetuning.testsupport.chaos.Journal;
+import io.github.lettucetuning.testsupport.chaos.OpKind;
+import io.github.lettucetuning.testsupport.chaos.Outcome;
+import io.github.lettucetuning.testsupport.chaos.Topology;
+import io.github.lettucetuning.testsupport.chaos.Values;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisPipelineException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * The traffic of one set-up: workers issuing synchronous, asynchronous, reactive (with
+ * cancels and give-ups), pipelined, transactional, blocking and Pub/Sub commands through
+ * Spring Data into a {@link Journal}, each write to a key of its own, never overwritten,
+ * so that a write the server lost, or applied after its caller was told it failed, stays
+ * visible. Keys and the channel start with the set-up's client name.
+ */
+final class Traffic {
+
+	private final Setup setup;
+
+	private final Topology topology;
+
+	private final Journal journal;
+
+	private final long seed;
+
+	private final long paceMillis;
+
+	private final Set<String> writtenKeys = ConcurrentHashMap.newKeySet();
+
+	private final List<Thread> workers = new ArrayList<>();
+
+	private volatile boolean running = true;
+
+	private @Nullable RedisMessageListenerContainer listener;
+
+	Traffic(Setup setup, Topology topology, Journal journal, long seed, long paceMillis) {
+		this.setup = setup;
+		this.topology = topology;
+		this.journal = journal;
+		this.seed = seed;
+		this.paceMillis = paceMillis;
+	}
+
+	Set<String> writtenKeys() {
+		return this.writtenKeys;
+	}
+
+	String channel() {
+		return this.setup.clientName() + ":events";
+	}
+
+	/**
+	 * Subscribe the listener, then start every worker.
+	 * @param template the synchronous template
+	 * @param reactive the reactive template
+	 * @param factory the connection factory the listener subscribes with
+	 */
+	void start(StringRedisTemplate template, ReactiveStringRedisTemplate reactive, RedisConnectionFactory factory) {
+		this.listener = subscribe(factory);
+		worker("sync", (random, sequence) -> sync(template, sequence));
+		worker("async", (random, sequence) -> async(template, sequence));
+		worker("reactive", (random, sequence) -> reactive(reactive, random, sequence));
+		worker("pipelined", (random, sequence) -> pipelined(template, sequence));
+		if (this.topology != Topology.CLUSTER) {
+			// Spring Data has no MULTI on a cluster connection
+			worker("transactional", (random, sequence) -> transactional(template, sequence));
+		}
+		worker("pusher", (random, sequence) -> push(template, sequence));
+		worker("popper", (random, sequence) -> pop(template));
+		worker("publisher", (random, sequence) -> publish(template, sequence));
+	}
+
+	/**
+	 * Stop the workers, wait for them, and unsubscribe the listener.
+	 * @param timeout how long to wait for each worker
+	 */
+	void stop(Duration timeout) throws Exception {
+		this.running = false;
+		for (Thread worker : this.workers) {
+			worker.join(timeout.toMillis());
+		}
+		RedisMessageListenerContainer container = this.listener;
+		if (container != null) {
+			// The last messages published are on their way to the listener
+			sleep(500);
+			container.destroy();
+		}
+	}
+
+	private RedisMessageListenerContainer subscribe(RedisConnectionFactory factory) {
+		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+		container.setConnectionFactory(factory);
+		container.addMessageListener(
+				(message, pattern) -> this.journal.received(new String(message.getChannel(), StandardCharsets.UTF_8),
+						new String(message.getBody(), StandardCharsets.UTF_8)),
+				new ChannelTopic(channel()));
+		container.afterPropertiesSet();
+		container.start();
+		return container;
+	}
+
+	private void worker(String name, Step step) {
+		Thread thread = new Thread(() -> {
+			SplittableRandom random = new SplittableRandom(this.seed ^ name.hashCode());
+			long sequence = 0;
+			while (this.running) {
+				step.run(random, ++sequence);
+				sleep(this.paceMillis);
+			}
+		}, this.setup.clientName() + "-" + name);
+		thread.setDaemon(true);
+		thread.start();
+		this.workers.add(thread);
+	}
+
+	// The commands of one pipeline share a slot, so that on a cluster they go to one
+	// node: Spring Data reports a pipeline's first failure for all of its commands
+	private String pipelineKey(long pipeline, int index) {
+		String key = "{" + this.setup.clientName() + ":pipelined:" + pipeline + "}:" + index;
+		this.writtenKeys.add(key);
+		return key;
+	}
+
+	private String key(String worker, long sequence) {
+		String key = this.setup.clientName() + ":" + worker + ":" + sequence;
+		this.writtenKeys.add(key);
+		return key;
+	}
+
+	private void sync(StringRedisTemplate template, long sequence) {
+		String key = key("sync", sequence);
+		String value = Values.encode(key, sequence);
+		record("sync", OpKind.SYNC_SET, key, value, () -> {
+			template.opsForValue().set(key, value);
+			return null;
+		});
+		record("sync", OpKind.SYNC_GET, key, null, () -> template.opsForValue().get(key));
+	}
+
+	@SuppressWarnings("unchecked")
+	private void async(StringRedisTemplate template, long sequence) {
+		String key = key("async", sequence);
+		String value = Values.encode(key, sequence);
+		Journal.Entry set = this.journal.begin("async", OpKind.ASYNC_SET, key, value);
+		Journal.Entry get = this.journal.begin("async", OpKind.ASYNC_GET, key, null);
+		RedisFuture<?>[] futures;
+		try {
+			futures = template.execute((RedisCallback<RedisFuture<?>[]>) (connection) -> {
+				RedisClusterAsyncCommands<byte[], byte[]> commands = (RedisClusterAsyncCommands<byte[], byte[]>) connection
+					.getNativeConnection();
+				return new RedisFuture<?>[] { commands.set(bytes(key), bytes(value)), commands.get(bytes(key)) };
+			});
+		}
+		catch (RuntimeException ex) {
+			set.failed(classify(ex), ex);
+			get.failed(classify(ex), ex);
+			return;
+		}
+		complete(set, futures[0]);
+		complete(get, futures[1]);
+		// The caller waits for both, but not for ever: what has not ended by then stays
+		// pending in the journal, and the bounded-wait check reports it
+		try {
+			CompletableFuture.allOf(futures[0].toCompletableFuture(), futures[1].toCompletableFuture())
+				.get(CampaignRun.COMMAND_TIMEOUT.plusSeconds(2).toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (Exception ex) {
+			// Recorded by the callbacks, or left pending
+		}
+	}
+
+	private static void complete(Journal.Entry entry, RedisFuture<?> future) {
+		future.whenComplete((result, failure) -> {
+			if (failure != null) {
+				entry.failed(classify(failure), failure);
+			}
+			else {
+				entry.succeeded((result instanceof byte[] reply) ? new String(reply, StandardCharsets.UTF_8) : null);
+			}
+		});
+	}
+
+	private void reactive(ReactiveStringRedisTemplate reactive, SplittableRandom random, long sequence) {
+		String key = key("reactive", sequence);
+		String value = Values.encode(key, sequence);
+		if (random.nextInt(10) == 0) {
+			// A caller that cancels its write at once: the server may or may not run it
+			Journal.Entry cancelled = this.journal.begin("reactive", OpKind.REACTIVE_SET, key, value);
+			Disposable subscription = reactive.opsForValue()
+				.set(key, value)
+				.subscribe((ok) -> cancelled.succeeded(null),
+						(failure) -> cancelled.failed(classify(failure), failure));
+			sleep(random.nextInt(3));
+			subscription.dispose();
+			cancelled.failed(Outcome.CANCELLED, new CancellationException("cancelled by the caller"));
+			return;
+		}
+		// A caller that gives up after a second and a half
+		Duration patience = Duration.ofMillis(1500);
+		record("reactive", OpKind.REACTIVE_SET, key, value, () -> {
+			reactive.opsForValue().set(key, value).timeout(patience).block();
+			return null;
+		});
+		record("reactive", OpKind.REACTIVE_GET, key, null,
+				() -> reactive.opsForValue().get(key).timeout(patience).block());
+	}
+
+	private void pipelined(StringRedisTemplate template, long sequence) {
+		List<Journal.Entry> entries = new ArrayList<>();
+		List<String[]> sets = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			String key = pipelineKey(sequence, i);
+			String value = Values.encode(key, sequence * 3 + i);
+			sets.add(new String[] { key, value });
+			entries.add(this.journal.begin("pipelined", OpKind.PIPELINED_SET, key, value));
+		}
+		try {
+			template.executePipelined((RedisCallback<Object>) (connection) -> {
+				for (String[] set : sets) {
+					connection.stringCommands().set(bytes(set[0]), bytes(set[1]));
+				}
+				return null;
+			});
+			entries.forEach((entry) -> entry.succeeded(null));
+		}
+		catch (RedisPipelineException ex) {
+			// Each command of a pipeline ends on its own: on a cluster they go to
+			// different
+			// nodes, and one node's outage fails only the commands sent to it
+			List<Object> results = ex.getPipelineResult();
+			for (int i = 0; i < entries.size(); i++) {
+				Object result = (i < results.size()) ? results.get(i) : ex;
+				if (result instanceof Throwable failure) {
+					entries.get(i).failed(classify(failure), failure);
+				}
+				else {
+					entries.get(i).succeeded(null);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			entries.forEach((entry) -> entry.failed(classify(ex), ex));
+		}
+	}
+
+	private void transactional(StringRedisTemplate template, long sequence) {
+		List<Journal.Entry> entries = new ArrayList<>();
+		List<String[]> sets = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			String key = key("transactional", sequence * 2 + i);
+			String value = Values.encode(key, sequence * 2 + i);
+			sets.add(new String[] { key, value });
+			entries.add(this.journal.begin("transactional", OpKind.TRANSACTIONAL_SET, key, value));
+		}
+		try {
+			List<Object> results = template.execute(new SessionCallback<List<Object>>() {
+
+				@Override
+				@SuppressWarnings({ "unchecked", "rawtypes" })
+				public List<Object> execute(RedisOperations operations) {
+					operations.multi();
+					for (String[] set : sets) {
+						operations.opsForValue().set(set[0], set[1]);
+					}
+					return operations.exec();
+				}
+
+			});
+			if (results == null || results.size() != sets.size()) {
+				IllegalStateException aborted = new IllegalStateException("EXEC returned " + results);
+				entries.forEach((entry) -> entry.failed(Outcome.OTHER_ERROR, aborted));
+			}
+			else {
+				entries.forEach((entry) -> entry.succeeded(null));
+			}
+		}
+		catch (RuntimeException ex) {
+			entries.forEach((entry) -> entry.failed(classify(ex), ex));
+		}
+	}
+
+	private String listKey() {
+		return this.setup.clientName() + ":list";
+	}
+
+	private void push(StringRedisTemplate template, long sequence) {
+		String list = listKey();
+		String value = Values.encode(list, sequence);
+		record("pusher", OpKind.PUSH, list, value, () -> {
+			template.opsForList().rightPush(list, value);
+			return null;
+		});
+		sleep(20);
+	}
+
+	private void pop(StringRedisTemplate template) {
+		record("popper", OpKind.BLOCKING_POP, listKey(), null,
+				() -> template.opsForList().leftPop(listKey(), CampaignRun.POP_TIMEOUT));
+	}
+
+	private void publish(StringRedisTemplate template, long sequence) {
+		String value = Values.encode(channel(), sequence);
+		record("publisher", OpKind.PUBLISH, channel(), value, () -> {
+			template.convertAndSend(channel(), value);
+			return null;
+		});
+		sleep(20);
+	}
+
+	private void record(String worker, OpKind kind, String key, @Nullable String value, Call call) {
+		Journal.Entry entry = this.journal.begin(worker, kind, key, value);
+		try {
+			entry.succeeded(call.call());
+		}
+		catch (Exception ex) {
+			entry.failed(classify(ex), ex);
+		}
+	}
+
+	// How the caller was told its command ended: the innermost cause that says it
+	static Outcome classify(Throwable failure) {
+		Outcome outcome = Outcome.OTHER_ERROR;
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof RedisUnreachableException) {
+				return Outcome.FAIL_FAST;
+			}
+			if (cause instanceof RedisStalledException) {
+				return Outcome.STALLED;
+			}
+			if (cause instanceof RedisCommandTimeoutException || cause instanceof QueryTimeoutException) {
+				outcome = Outcome.TIMEOUT;
+			}
+			else if (cause instanceof TimeoutException || cause instanceof CancellationException) {
+				outcome = Outcome.CANCELLED;
+			}
+			else if (outcome == Outcome.OTHER_ERROR && isConnectionError(cause)) {
+				outcome = Outcome.CONNECTION_ERROR;
+			}
+		}
+		return outcome;
+	}
+
+	private static boolean isConnectionError(Throwable cause) {
+		return cause instanceof RedisConnectionException || cause instanceof RedisConnectionFailureException
+				|| cause instanceof java.io.IOException || (cause instanceof RedisException
+						&& String.valueOf(cause.getMessage()).contains("Connection closed"));
+	}
+
+	static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@FunctionalInterface
+	private interface Step {
+
+		void run(SplittableRandom random, long sequence);
+
+	}
+
+	@FunctionalInterface
+	private interface Call {
+
+		@Nullable String call() throws Exception;
+
+	}
+
+}
