@@ -17,6 +17,7 @@ import io.github.lettucetuning.testsupport.chaos.OpKind;
 import io.github.lettucetuning.testsupport.chaos.Operation;
 import io.github.lettucetuning.testsupport.chaos.Outcome;
 import io.github.lettucetuning.testsupport.chaos.Violation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a campaign's results as markdown: per seed, the schedule, the faults injected
@@ -110,6 +111,11 @@ final class CampaignReport {
 				.append("`\n"));
 	}
 
+	// When the operation started, on the schedule's clock, to find the faults around it
+	private static String at(@Nullable Operation operation, long originNanos) {
+		return (operation != null) ? "at " + (operation.startNanos() - originNanos) / 1_000_000 + " ms: " : "";
+	}
+
 	private static long published(List<Operation> operations) {
 		return operations.stream()
 			.filter((operation) -> operation.kind() == OpKind.PUBLISH && operation.outcome() == Outcome.OK)
@@ -198,7 +204,10 @@ final class CampaignReport {
 			Map<String, Integer> listed = new TreeMap<>();
 			for (Violation violation : violations) {
 				if (listed.merge(violation.invariant(), 1, Integer::sum) <= LISTED_VIOLATIONS) {
-					text.append("- ").append(violation).append('\n');
+					text.append("- ")
+						.append(at(violation.operation(), result.originNanos()))
+						.append(violation)
+						.append('\n');
 				}
 			}
 		}

@@ -79,6 +79,8 @@ final class CampaignRun {
 
 	private final long paceMillis;
 
+	private long originNanos;
+
 	CampaignRun(ChaosServers servers, FaultSchedule schedule, List<Setup> setups, long paceMillis) {
 		this.servers = servers;
 		this.schedule = schedule;
@@ -120,6 +122,9 @@ final class CampaignRun {
 		if (!failures.isEmpty()) {
 			throw new IllegalStateException("A set-up failed: " + failures);
 		}
+		// What the servers hold is read once the topology is whole again (a cluster
+		// answers CLUSTERDOWN until its last failover is done)
+		this.servers.recover();
 		long now = System.nanoTime();
 		List<String> unattributed = leftThreads(threadsBefore);
 		List<Result> results = new ArrayList<>();
@@ -131,7 +136,8 @@ final class CampaignRun {
 
 	private List<InjectedFault> injectFaults() throws Exception {
 		try (FaultInjector injector = this.servers.injector()) {
-			injector.start(this.schedule, System.nanoTime());
+			this.originNanos = System.nanoTime();
+			injector.start(this.schedule, this.originNanos);
 			injector.awaitDone(this.schedule.length().plus(Duration.ofSeconds(60)));
 			Thread.sleep(TAIL.toMillis());
 			return injector.injected();
@@ -292,7 +298,8 @@ final class CampaignRun {
 			Invariants.Verdict verdict = INVARIANTS.check(operations, injected, serverValues, this.journal.received(),
 					replication, new Invariants.Afterwards(this.inFlight, leaks), now);
 			return new Result(this.setup, CampaignRun.this.servers.topology(), CampaignRun.this.schedule, injected,
-					operations, this.journal.received().size(), this.drainedMillis, this.refreshTimeouts, verdict);
+					operations, this.journal.received().size(), this.drainedMillis, this.refreshTimeouts,
+					CampaignRun.this.originNanos, verdict);
 		}
 
 		private long inFlight(AssertableApplicationContext context) {
@@ -401,10 +408,11 @@ final class CampaignRun {
 	 * and borrowed connections drained, {@code -1} for stock Boot or if they did not
 	 * @param refreshTimeouts how many of Lettuce's topology refresh timeouts were still
 	 * scheduled after the drain (never cancelled by Lettuce; not leaks)
+	 * @param originNanos when the schedule started ({@link System#nanoTime()})
 	 * @param verdict the checks' verdict
 	 */
 	record Result(Setup setup, Topology topology, FaultSchedule schedule, List<InjectedFault> injected,
-			List<Operation> operations, int messagesReceived, long drainedMillis, int refreshTimeouts,
+			List<Operation> operations, int messagesReceived, long drainedMillis, int refreshTimeouts, long originNanos,
 			Invariants.Verdict verdict) {
 
 	}

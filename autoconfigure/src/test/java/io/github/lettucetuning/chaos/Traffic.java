@@ -263,7 +263,13 @@ final class Traffic {
 			List<Object> results = ex.getPipelineResult();
 			for (int i = 0; i < entries.size(); i++) {
 				Object result = (i < results.size()) ? results.get(i) : ex;
-				if (result instanceof Throwable failure) {
+				if (result == ex) {
+					// Which command failed, and whether the others ran, is not said: a
+					// command after a failed one may have gone out once the connection
+					// was back (found by a 30-minute Sentinel run in pooled mode)
+					entries.get(i).failed(Outcome.OTHER_ERROR, ex);
+				}
+				else if (result instanceof Throwable failure) {
 					entries.get(i).failed(classify(failure), failure);
 				}
 				else {

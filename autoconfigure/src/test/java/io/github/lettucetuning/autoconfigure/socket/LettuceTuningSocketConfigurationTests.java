@@ -73,7 +73,8 @@ class LettuceTuningSocketConfigurationTests {
 			assertThat(socket.getKeepAlive().getIdle()).isEqualTo(Duration.ofSeconds(13));
 			assertThat(socket.isEnableTcpUserTimeout()).isTrue();
 			assertThat(socket.getTcpUserTimeout().getTcpUserTimeout()).isEqualTo(Duration.ofSeconds(52));
-			assertThat(socket.getConnectTimeout()).isEqualTo(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
+			// Lettuce's 10 s is replaced unless spring.data.redis.connect-timeout is set
+			assertThat(socket.getConnectTimeout()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(socket.isTcpNoDelay()).isTrue();
 		});
 	}

@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.lettucetuning.testsupport.server.Await;
 import io.github.lettucetuning.testsupport.server.RedisNode;
@@ -27,13 +25,13 @@ final class ClusterFaults implements TopologyFaults {
 
 	private final List<RedisNode> dataNodes;
 
-	private final Map<RedisNode, Boolean> lastSeenMaster = new ConcurrentHashMap<>();
+	private final MasterRoles roles = new MasterRoles(RedisNode::role);
 
 	ClusterFaults(RedisClusterTopology topology) {
 		this.topology = topology;
 		this.dataNodes = topology.nodes();
 		List<RedisNode> masters = topology.masters();
-		this.dataNodes.forEach((node) -> this.lastSeenMaster.put(node, masters.contains(node)));
+		this.dataNodes.forEach((node) -> this.roles.seen(node, masters.contains(node)));
 	}
 
 	@Override
@@ -48,15 +46,7 @@ final class ClusterFaults implements TopologyFaults {
 
 	@Override
 	public boolean isMaster(RedisNode node) {
-		if (TopologyFaults.reachable(node)) {
-			try {
-				this.lastSeenMaster.put(node, "master".equals(node.role()));
-			}
-			catch (RuntimeException ex) {
-				// Keep what was seen last
-			}
-		}
-		return this.lastSeenMaster.getOrDefault(node, false);
+		return this.roles.isMaster(node);
 	}
 
 	@Override
@@ -103,7 +93,7 @@ final class ClusterFaults implements TopologyFaults {
 			try {
 				role = replica.role();
 				if ("master".equals(role)) {
-					this.lastSeenMaster.put(replica, true);
+					this.roles.seen(replica, true);
 					return null;
 				}
 			}

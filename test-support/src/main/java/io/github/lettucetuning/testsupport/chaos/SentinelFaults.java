@@ -3,7 +3,6 @@ package io.github.lettucetuning.testsupport.chaos;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.lettucetuning.testsupport.server.Await;
 import io.github.lettucetuning.testsupport.server.RedisInfo;
@@ -26,13 +25,13 @@ final class SentinelFaults implements TopologyFaults {
 
 	private final List<RedisNode> dataNodes;
 
-	private final Map<RedisNode, Boolean> lastSeenMaster = new ConcurrentHashMap<>();
+	private final MasterRoles roles = new MasterRoles(SentinelFaults::role);
 
 	SentinelFaults(RedisSentinelTopology topology) {
 		this.topology = topology;
 		this.dataNodes = List.of(topology.master(), topology.replica());
-		this.lastSeenMaster.put(topology.master(), true);
-		this.lastSeenMaster.put(topology.replica(), false);
+		this.roles.seen(topology.master(), true);
+		this.roles.seen(topology.replica(), false);
 	}
 
 	@Override
@@ -47,15 +46,7 @@ final class SentinelFaults implements TopologyFaults {
 
 	@Override
 	public boolean isMaster(RedisNode node) {
-		if (TopologyFaults.reachable(node)) {
-			try {
-				this.lastSeenMaster.put(node, "master".equals(role(node)));
-			}
-			catch (RuntimeException ex) {
-				// Keep what was seen last
-			}
-		}
-		return this.lastSeenMaster.getOrDefault(node, false);
+		return this.roles.isMaster(node);
 	}
 
 	@Override
@@ -82,7 +73,7 @@ final class SentinelFaults implements TopologyFaults {
 		if (master == null) {
 			return "the Sentinels do not agree on a reachable master";
 		}
-		this.lastSeenMaster.put(master, true);
+		this.roles.seen(master, true);
 		String unmet = null;
 		for (RedisNode node : this.dataNodes) {
 			if (node == master || !TopologyFaults.reachable(node)) {
@@ -100,7 +91,7 @@ final class SentinelFaults implements TopologyFaults {
 			else if (!"up".equals(replication.get("master_link_status"))) {
 				unmet = node + " has master_link_status:" + replication.get("master_link_status");
 			}
-			this.lastSeenMaster.put(node, false);
+			this.roles.seen(node, false);
 		}
 		return unmet;
 	}

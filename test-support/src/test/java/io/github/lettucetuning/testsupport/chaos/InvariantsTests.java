@@ -358,6 +358,21 @@ class InvariantsTests {
 		assertThat(check().violations()).isEmpty();
 	}
 
+	@Test
+	void aMessageStillOnItsWayWhenTheNextFaultHitsIsThatFaultsLoss() {
+		// Found by a 30-minute run: published 3 s after a blackhole healed and 100 ms
+		// before
+		// a CLIENT KILL that dropped it from the server's output buffer
+		fault(FaultKind.BLACKHOLE, 1000, 2000);
+		fault(FaultKind.CLIENT_KILL_TYPE, 6000, 6000);
+		publish("ch", 1, 5900, 5910, Outcome.OK);
+		publish("ch", 2, 5100, 5110, Outcome.OK);
+		write("k", 1, 6100, 6200, Outcome.OK);
+		this.server.put("k", Values.encode("k", 1));
+		assertThat(check().violations()).singleElement()
+			.satisfies((violation) -> assertThat(violation.detail()).startsWith("1 of 1 messages").contains("[ch#2]"));
+	}
+
 	private static Invariants.Replication replication(@Nullable Long confirmedMillis, long... roleChangeMillis) {
 		List<Long> changes = new ArrayList<>();
 		for (long millis : roleChangeMillis) {
