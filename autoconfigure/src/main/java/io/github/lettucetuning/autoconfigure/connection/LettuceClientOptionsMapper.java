@@ -1,7 +1,5 @@
 package io.github.lettucetuning.autoconfigure.connection;
 
-import java.time.Duration;
-
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
@@ -28,11 +26,6 @@ final class LettuceClientOptionsMapper {
 
 	private final @Nullable SslBundle sslBundle;
 
-	/**
-	 * The connect timeout when {@code spring.data.redis.connect-timeout} is not set.
-	 */
-	static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
-
 	LettuceClientOptionsMapper(DataRedisProperties properties, @Nullable SslBundle sslBundle) {
 		this.properties = properties;
 		this.sslBundle = sslBundle;
@@ -51,23 +44,16 @@ final class LettuceClientOptionsMapper {
 		ClientOptions.Builder builder = cluster
 				? ClusterClientOptions.builder().topologyRefreshOptions(topologyRefresh()) : ClientOptions.builder();
 		PropertyMapper map = PropertyMapper.get();
-		builder.socketOptions(SocketOptions.builder().connectTimeout(connectTimeout()).build());
+		// Only a set connect timeout replaces Lettuce's socket options.
+		map.from(this.properties::getConnectTimeout)
+			.as((timeout) -> SocketOptions.builder().connectTimeout(timeout).build())
+			.to(builder::socketOptions);
 		map.from(this.sslBundle).as(LettuceClientOptionsMapper::sslOptions).to(builder::sslOptions);
 		// Commands expire after the command timeout instead of waiting for a reply
 		// forever.
 		builder.timeoutOptions(TimeoutOptions.enabled());
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
-	}
-
-	// A server that drops packets (a host gone, a network partition) holds every new
-	// connection for the whole connect timeout: Lettuce's 10 s, which a caller that needs
-	// a dedicated connection (a transaction, a blocking command, a pooled-mode borrow)
-	// waits out up to its command timeout, past the outage guard's bounds. The fault
-	// campaign found it (docs/fault-campaign.md). Boot's property wins when set.
-	private Duration connectTimeout() {
-		Duration configured = this.properties.getConnectTimeout();
-		return (configured != null) ? configured : DEFAULT_CONNECT_TIMEOUT;
 	}
 
 	private ClusterTopologyRefreshOptions topologyRefresh() {

@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -69,8 +70,10 @@ public final class LettuceTuningSocketConfiguration {
 	@Bean
 	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
 	SocketOptionsBuilderCustomizer lettuceTuningSocketOptionsCustomizer(EffectiveSocketSettings settings,
-			LettuceTuningProperties properties) {
-		return new SocketOptionsBuilderCustomizer(settings, properties.getSocket().getTcpUserTimeout().getDuration());
+			LettuceTuningProperties properties, ObjectProvider<DataRedisProperties> redisProperties) {
+		DataRedisProperties redis = redisProperties.getIfAvailable();
+		return new SocketOptionsBuilderCustomizer(settings, properties.getSocket().getTcpUserTimeout().getDuration(),
+				redis != null && redis.getConnectTimeout() != null);
 	}
 
 	@Bean
