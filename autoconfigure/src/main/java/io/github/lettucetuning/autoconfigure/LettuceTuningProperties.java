@@ -774,7 +774,8 @@ public class LettuceTuningProperties implements InitializingBean {
 		/**
 		 * How long commands may wait with nothing read from the server before their
 		 * connection counts as stalled; they then fail. Blocking commands (BLPOP, XREAD,
-		 * WAIT and the like) at the head of the queue are exempt.
+		 * WAIT and the like) at the head of the queue are exempt while their caller waits
+		 * for them.
 		 */
 		private Duration timeout = Duration.ofSeconds(2);
 

@@ -10,7 +10,9 @@ import io.lettuce.core.protocol.RedisCommand;
 /**
  * The commands a healthy server may leave unanswered for as long as they ask: a blocking
  * pop or read waits for data, {@code WAIT} for replicas. While one of them is the oldest
- * command on a connection, silence is no stall.
+ * command on a connection and its caller still waits, silence is no stall. Once its
+ * caller gave up (the command timed out or was cancelled), the server still holds the
+ * connection for it, and every command behind it waits for nobody's reply.
  */
 final class BlockingCommands {
 
@@ -24,6 +26,16 @@ final class BlockingCommands {
 	static boolean isBlocking(RedisCommand<?, ?, ?> command) {
 		ProtocolKeyword type = command.getType();
 		return type instanceof CommandType commandType && BLOCKING.contains(commandType);
+	}
+
+	// A blocking command whose caller still waits for it.
+	static boolean isAwaited(RedisCommand<?, ?, ?> command) {
+		return isBlocking(command) && !command.isDone();
+	}
+
+	// A blocking command whose caller gave up while the server may still block on it.
+	static boolean isAbandoned(RedisCommand<?, ?, ?> command) {
+		return isBlocking(command) && command.isDone();
 	}
 
 }

@@ -26,6 +26,12 @@ import org.jspecify.annotations.Nullable;
  * oldest command not one that may block on purpose, fails the waiting commands and closes
  * the channel; Lettuce then reconnects as after any disconnect.
  * <p>
+ * A blocking command blocks on purpose only while its caller waits for it. Once the
+ * caller gave up (a block time longer than the command timeout, a cancel), the server may
+ * go on blocking the connection for nobody, and a pool hands it to the next borrower,
+ * whose commands queue behind it: the same check then reopens the connection, without
+ * counting the server as down.
+ * <p>
  * The silence must be the server's, not the loop's: a loop that the application blocked,
  * or a process that did not run (a long GC pause), read nothing either, while the replies
  * sat in the socket. So a check that finds the timeout passed does not decide: it looks
@@ -160,7 +166,7 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 			return;
 		}
 		long now = System.nanoTime();
-		if (BlockingCommands.isBlocking(oldest)) {
+		if (BlockingCommands.isAwaited(oldest)) {
 			this.lastProgressNanos = now;
 		}
 		else if (this.lastReadNanos - this.lastProgressNanos > 0) {
@@ -172,6 +178,9 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 			this.secondLook = false;
 			scheduleCheck(ctx, timeout - silence);
 		}
+		else if (this.secondLook && BlockingCommands.isAbandoned(oldest)) {
+			release(ctx, waiting, oldest);
+		}
 		else if (this.secondLook) {
 			stall(ctx, waiting);
 		}
@@ -179,6 +188,19 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 			this.secondLook = true;
 			scheduleCheck(ctx, SECOND_LOOK_NANOS);
 		}
+	}
+
+	// The server may be healthy and blocked on purpose: the connection is reopened, but
+	// the server is not marked down. If it is down, the reconnect finds out.
+	private void release(ChannelHandlerContext ctx, Queue<RedisCommand<?, ?, ?>> waiting,
+			RedisCommand<?, ?, ?> abandoned) {
+		String silence = OutageGuard.seconds(this.options.stallTimeout());
+		String type = abandoned.getType().toString();
+		failWaiting(waiting, new RedisStalledException("Redis at " + this.link.server() + " read nothing for " + silence
+				+ " while this command waited behind a " + type + " whose caller had already given up (it timed out "
+				+ "or was cancelled); the server may still block on it, so the connection is closed and reopened. "
+				+ "Keep a blocking command's own timeout below the command timeout."));
+		ctx.channel().close();
 	}
 
 	private void stall(ChannelHandlerContext ctx, Queue<RedisCommand<?, ?, ?>> waiting) {
@@ -189,11 +211,15 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 						+ " while this command waited for its reply; the connection is closed and reopened. The "
 						+ "server may still run the command if it wakes up.");
 		this.link.stalled(this.lastProgressNanos, cause);
+		failWaiting(waiting, stalled);
+		ctx.channel().close();
+	}
+
+	private static void failWaiting(Queue<RedisCommand<?, ?, ?>> waiting, RedisStalledException failure) {
 		RedisCommand<?, ?, ?> command;
 		while ((command = waiting.poll()) != null) {
-			command.completeExceptionally(stalled);
+			command.completeExceptionally(failure);
 		}
-		ctx.channel().close();
 	}
 
 }
