@@ -95,13 +95,16 @@ prerequisites:
 	@command -v redis-server >/dev/null 2>&1 || { apt-get update && apt-get install -y redis-server; }
 	@# iptables lets the fault tests blackhole a node: they skip, saying why, where it cannot run, and fail where CI=true.
 	@command -v iptables >/dev/null 2>&1 || { apt-get update && apt-get install -y iptables || true; }
+	@# ss (iproute2) destroys a killed server's sockets, as a reboot would, for the half-open subscriber test.
+	@command -v ss >/dev/null 2>&1 || { apt-get update && apt-get install -y iproute2 || true; }
 
 # The fault campaign (docs/fault-campaign.md): one seeded schedule of overlapping faults per topology (standalone,
 # Sentinel, cluster), with stock Boot and the starter's shared, multi and pooled modes side by side through it, under
 # sync, async, reactive, pipelined, transactional, blocking and Pub/Sub traffic; invariants asserted for the starter,
 # stock Boot's violations reported. Without SEED it runs each topology's CI seed (about 3 minutes on 2 cores).
 # TOPOLOGY=standalone|sentinel|cluster picks one, SEED=n[,m] replays seeds, MINUTES=m lengthens each schedule,
-# SETUPS=stock,shared,multi,pooled picks set-ups, PACE=ms slows each worker (20 for 30-minute runs).
+# SETUPS=stock,shared,multi,pooled picks set-ups, PACE=ms slows each worker (20 for 30-minute runs), FROM=s replays
+# only the faults from that second on (MINUTES still ends the schedule), e.g. a moment a long run found.
 # Report: autoconfigure/target/chaos/report-<topology>.md
 CHAOS_TESTS = $(if $(TOPOLOGY),$(shell echo $(TOPOLOGY) | sed 's/^./\U&/')FaultCampaignIntegrationTests,*FaultCampaignIntegrationTests)
 .PHONY: chaos
@@ -109,5 +112,5 @@ chaos: prerequisites
 	$(MVNW) -q -DskipTests -pl autoconfigure -am install
 	$(MVNW) -pl autoconfigure verify -Dit.test='$(CHAOS_TESTS)' -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
 		$(if $(SEED),-Dchaos.seed=$(SEED)) $(if $(MINUTES),-Dchaos.minutes=$(MINUTES)) \
-		$(if $(SETUPS),-Dchaos.setups=$(SETUPS)) $(if $(PACE),-Dchaos.pace=$(PACE))
+		$(if $(SETUPS),-Dchaos.setups=$(SETUPS)) $(if $(PACE),-Dchaos.pace=$(PACE)) $(if $(FROM),-Dchaos.from=$(FROM))
 	@echo "Reports: autoconfigure/target/chaos/report-*.md"

@@ -72,6 +72,8 @@ final class ConnectionLink {
 	}
 
 	void connected(Channel channel) {
+		boolean wasDown = this.down;
+		long downSinceNanos = this.downSinceNanos;
 		this.channel = channel;
 		this.outage++;
 		this.down = false;
@@ -80,6 +82,9 @@ final class ConnectionLink {
 		this.rejection = null;
 		this.failure = null;
 		this.guard.reachable(this);
+		if (wasDown) {
+			this.guard.serverBack(this.server, downSinceNanos);
+		}
 	}
 
 	// A command written before the channel is active belongs to Lettuce's handshake.

@@ -174,6 +174,18 @@ public final class OutageGuard implements NettyCustomizer {
 		this.open.remove(handler);
 	}
 
+	// A server that restarted while its resets could not reach the client (a partition, a
+	// host that rebooted) leaves the client's connections half-open. A data connection
+	// learns it from the reset its next command gets; a Pub/Sub connection sends nothing
+	// and would hear nothing until TCP keep-alive gives up. Once another connection to
+	// that server is back, each subscriber that heard nothing since the outage began is
+	// probed: a half-open one gets a reset and resubscribes, a live one answers.
+	void serverBack(String server, long downSinceNanos) {
+		for (OutageHandler handler : this.open) {
+			handler.probeIfSilentSince(server, downSinceNanos);
+		}
+	}
+
 	// Connections closed while unreachable (a cluster node that left) send no event: drop
 	// them here, so the set never outgrows the connections that exist.
 	void unreachable(ConnectionLink link) {

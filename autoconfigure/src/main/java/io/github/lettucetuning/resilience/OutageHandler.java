@@ -2,11 +2,17 @@ package io.github.lettucetuning.resilience;
 
 import java.net.SocketAddress;
 import java.util.Queue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.github.lettucetuning.eventloop.LoopWatch;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandHandler;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.pubsub.PubSubCommandHandler;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -67,6 +73,12 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 	// Until Lettuce's handshake is done, the writes are its commands.
 	private boolean active;
 
+	private volatile boolean subscriber;
+
+	private volatile @Nullable ChannelHandlerContext context;
+
+	private long activeNanos;
+
 	OutageHandler(ConnectionLink link, OutageOptions options) {
 		this.link = link;
 		this.options = options;
@@ -79,6 +91,8 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 			this.waiting = commandHandler.getStack();
 			this.link.attach(commandHandler.getEndpoint());
 		}
+		this.subscriber = commandHandler instanceof PubSubCommandHandler;
+		this.context = ctx;
 	}
 
 	@Override
@@ -91,6 +105,8 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 	@Override
 	public void channelActive(ChannelHandlerContext ctx) throws Exception {
 		this.active = true;
+		this.activeNanos = System.nanoTime();
+		this.lastReadNanos = this.activeNanos;
 		this.link.connected(ctx.channel());
 		this.link.guard().opened(this);
 		this.loopWatch = this.link.guard().watch(ctx.channel().eventLoop());
@@ -129,6 +145,26 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 	public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
 		this.lastReadNanos = System.nanoTime();
 		super.channelReadComplete(ctx);
+	}
+
+	// A PING through the whole pipeline: this handler starts the stall check for it, and
+	// Lettuce's handler expects its reply as for a PING the application sends.
+	void probeIfSilentSince(String server, long sinceNanos) {
+		ChannelHandlerContext ctx = this.context;
+		if (!this.subscriber || ctx == null || !server.equals(this.link.server())) {
+			return;
+		}
+		try {
+			ctx.executor().execute(() -> {
+				if (ctx.channel().isActive() && this.activeNanos - sinceNanos < 0
+						&& this.lastReadNanos - sinceNanos < 0) {
+					ctx.channel().writeAndFlush(new Command<>(CommandType.PING, new StatusOutput<>(StringCodec.UTF8)));
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// The client is shutting down
+		}
 	}
 
 	@Override

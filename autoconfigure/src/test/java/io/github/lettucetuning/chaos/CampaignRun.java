@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -138,10 +139,29 @@ final class CampaignRun {
 		try (FaultInjector injector = this.servers.injector()) {
 			this.originNanos = System.nanoTime();
 			injector.start(this.schedule, this.originNanos);
-			injector.awaitDone(this.schedule.length().plus(Duration.ofSeconds(60)));
+			try {
+				injector.awaitDone(this.schedule.length().plus(Duration.ofSeconds(60)));
+			}
+			catch (TimeoutException ex) {
+				throw new IllegalStateException(behind(injector), ex);
+			}
 			Thread.sleep(TAIL.toMillis());
 			return injector.injected();
 		}
+	}
+
+	// Faults run late when heals do not converge (each waits its bound): say which, and
+	// what the last heals found
+	private String behind(FaultInjector injector) {
+		List<InjectedFault> injected = injector.injected();
+		StringBuilder text = new StringBuilder("The injector fell behind the schedule: ").append(injected.size())
+			.append(" of ")
+			.append(this.schedule.faults().size())
+			.append(" faults done when it should have ended; the last ones:\n");
+		injected.stream()
+			.skip(Math.max(0, injected.size() - 15))
+			.forEach((fault) -> text.append("  ").append(fault).append('\n'));
+		return text.toString();
 	}
 
 	private static String failures(List<SetupRun> runs) {
