@@ -1,7 +1,6 @@
 package io.github.lettucetuning.resilience;
 
 import java.time.Duration;
-import java.util.List;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
@@ -16,8 +15,6 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.RedisOperations;
-import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,7 +64,7 @@ class AbandonedBlockingCommandIntegrationTests {
 
 			long start = System.nanoTime();
 			DataAccessException held = catchThrowableOfType(DataAccessException.class,
-					() -> transaction(template, "held"));
+					() -> Transactions.setAll(template, "held"));
 			Duration waited = Duration.ofNanos(System.nanoTime() - start);
 			assertThat(NestedExceptionUtils.getRootCause(held)).as("the transaction behind the abandoned pop")
 				.isInstanceOf(RedisStalledException.class)
@@ -75,23 +72,9 @@ class AbandonedBlockingCommandIntegrationTests {
 			assertThat(waited).as("its wait").isLessThan(COMMAND_TIMEOUT.minusSeconds(2));
 			assertThat(guard.outages()).as("a blocked server is no outage").isEmpty();
 
-			assertThat(transaction(template, "after")).as("the next transaction").containsExactly(true);
+			assertThat(Transactions.setAll(template, "after")).as("the next transaction").containsExactly(true);
 			assertThat(String.valueOf(this.redis.node().command("GET", "after"))).isEqualTo("1");
 			assertThat(String.valueOf(this.redis.node().command("EXISTS", "held"))).isEqualTo("0");
-		});
-	}
-
-	private static List<Object> transaction(StringRedisTemplate template, String key) {
-		return template.execute(new SessionCallback<List<Object>>() {
-
-			@Override
-			@SuppressWarnings({ "unchecked", "rawtypes" })
-			public List<Object> execute(RedisOperations operations) {
-				operations.multi();
-				operations.opsForValue().set(key, "1");
-				return operations.exec();
-			}
-
 		});
 	}
 

@@ -1,7 +1,6 @@
 package io.github.lettucetuning.resilience;
 
 import java.time.Duration;
-import java.util.List;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
@@ -14,8 +13,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.RedisOperations;
-import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,7 +56,7 @@ class BlackholedTransactionsIntegrationTests {
 				while (System.nanoTime() - end < 0) {
 					long start = System.nanoTime();
 					try {
-						transaction(template, "during");
+						Transactions.setAll(template, "during:0", "during:1");
 					}
 					catch (DataAccessException ex) {
 						failed++;
@@ -82,28 +79,13 @@ class BlackholedTransactionsIntegrationTests {
 		long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
 		while (System.nanoTime() - end < 0) {
 			try {
-				return transaction(template, "after").size() == 2;
+				return Transactions.setAll(template, "after:0", "after:1").size() == 2;
 			}
 			catch (DataAccessException ex) {
 				// Still reconnecting
 			}
 		}
 		return false;
-	}
-
-	private static List<Object> transaction(StringRedisTemplate template, String key) {
-		return template.execute(new SessionCallback<List<Object>>() {
-
-			@Override
-			@SuppressWarnings({ "unchecked", "rawtypes" })
-			public List<Object> execute(RedisOperations operations) {
-				operations.multi();
-				operations.opsForValue().set(key + ":0", "0");
-				operations.opsForValue().set(key + ":1", "1");
-				return operations.exec();
-			}
-
-		});
 	}
 
 	private ApplicationContextRunner app() {

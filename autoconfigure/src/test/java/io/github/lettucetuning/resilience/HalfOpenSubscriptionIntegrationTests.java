@@ -24,10 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -158,18 +155,6 @@ class HalfOpenSubscriptionIntegrationTests {
 			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
 					"spring.data.redis.port=" + this.redis.port())
 			.withUserConfiguration(ListenerContainerConfiguration.class);
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class ListenerContainerConfiguration {
-
-		@Bean
-		RedisMessageListenerContainer redisMessageListenerContainer(RedisConnectionFactory connectionFactory) {
-			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-			container.setConnectionFactory(connectionFactory);
-			return container;
-		}
-
 	}
 
 }

@@ -24,10 +24,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.MessageListener;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.PatternTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -145,18 +142,6 @@ class SubscriptionWatchIntegrationTests {
 			}
 		}
 		return false;
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class ListenerContainerConfiguration {
-
-		@Bean
-		RedisMessageListenerContainer redisMessageListenerContainer(RedisConnectionFactory connectionFactory) {
-			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-			container.setConnectionFactory(connectionFactory);
-			return container;
-		}
-
 	}
 
 }
