@@ -21,6 +21,7 @@ import io.lettuce.core.support.AsyncConnectionPoolSupport;
 import io.lettuce.core.support.AsyncPool;
 import io.lettuce.core.support.BoundedPoolConfig;
 import io.lettuce.core.support.CommonsPool2ConfigConverter;
+import io.netty.util.Timer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -65,6 +66,9 @@ import org.springframework.util.Assert;
  * <li>a caller waits at most {@code maxWait}, then fails with a {@link PoolException}
  * that names the properties to change, and fairness is kept by the semaphore above rather
  * than by commons-pool2's fair lock;</li>
+ * <li>an asynchronous borrow (a reactive command) waits for a connection too, in arrival
+ * order and at most {@code maxWait} ({@link #setTimer(Timer)}), where Lettuce's
+ * {@link AsyncPool} fails it at once;</li>
  * <li>a connection returned that the pool does not know goes back to the target provider
  * instead of failing, and connections to a given node bypass the pool;</li>
  * <li>with {@link #setValidateConnection(boolean) validation} on, a connection must
@@ -97,20 +101,22 @@ public final class DedicatedConnectionPool
 
 	private final AtomicLong longestTurnWaitNanos = new AtomicLong();
 
-	private final Map<Class<?>, AsyncPool<StatefulConnection<?, ?>>> asyncPools = new ConcurrentHashMap<>();
+	private final Map<Class<?>, WaitingAsyncPool> asyncPools = new ConcurrentHashMap<>();
 
 	// Which pool created a connection, recorded once per connection rather than once per
 	// borrow: pooled mode borrows for every command, and a map entry per borrow is
 	// garbage.
 	private final Map<StatefulConnection<?, ?>, GenericObjectPool<StatefulConnection<?, ?>>> owners = new ConcurrentHashMap<>();
 
-	private final Map<StatefulConnection<?, ?>, AsyncPool<StatefulConnection<?, ?>>> borrowedAsync = new ConcurrentHashMap<>();
+	private final Map<StatefulConnection<?, ?>, WaitingAsyncPool> borrowedAsync = new ConcurrentHashMap<>();
 
 	// Asynchronous borrows not complete yet (a connection being opened), for destroy() to
 	// close what they bring.
 	private final Set<CompletableFuture<StatefulConnection<?, ?>>> acquiring = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean validateConnection;
+
+	private volatile @Nullable Timer timer;
 
 	/**
 	 * Create a pool.
@@ -151,7 +157,7 @@ public final class DedicatedConnectionPool
 			return pool.borrowObject(maxWait);
 		}
 		catch (NoSuchElementException ex) {
-			throw exhausted(pool, ex);
+			throw exhausted(pool.getMaxWaitDuration(), pool.getMaxTotal(), ex);
 		}
 		catch (Exception ex) {
 			throw new PoolException("Could not get a dedicated Redis connection from the pool", ex);
@@ -172,7 +178,8 @@ public final class DedicatedConnectionPool
 			else if (!turn.tryAcquire(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
 				// What commons-pool2 throws when it times out, so callers see one
 				// failure.
-				throw exhausted(pool, new NoSuchElementException("Timeout waiting for a turn"));
+				throw exhausted(pool.getMaxWaitDuration(), pool.getMaxTotal(),
+						new NoSuchElementException("Timeout waiting for a turn"));
 			}
 		}
 		catch (InterruptedException ex) {
@@ -186,27 +193,41 @@ public final class DedicatedConnectionPool
 		return maxWait.isNegative() ? maxWait : Duration.ofNanos(Math.max(0, maxWait.toNanos() - waited));
 	}
 
-	private PoolException exhausted(GenericObjectPool<?> pool, Exception cause) {
+	private static PoolException exhausted(Duration maxWait, int maxTotal, Throwable cause) {
 		return new PoolException(("Timed out after %dms waiting for a dedicated Redis connection: all %d are in use. "
 				+ "Raise spring.data.redis.lettuce.pool.max-active, "
 				+ "or spring.data.redis.lettuce.pool.max-wait to wait longer")
-			.formatted(pool.getMaxWaitDuration().toMillis(), pool.getMaxTotal()), cause);
+			.formatted(maxWait.toMillis(), maxTotal), cause);
 	}
 
 	@Override
 	public <T extends StatefulConnection<?, ?>> CompletionStage<T> getConnectionAsync(Class<T> connectionType) {
-		AsyncPool<StatefulConnection<?, ?>> pool = this.asyncPools.computeIfAbsent(connectionType,
-				(type) -> AsyncConnectionPoolSupport.createBoundedObjectPool(
-						() -> this.target.getConnectionAsync(connectionType).thenApply(connectionType::cast),
-						this.asyncConfig, false));
+		WaitingAsyncPool pool = this.asyncPools.computeIfAbsent(connectionType, (type) -> {
+			AsyncPool<StatefulConnection<?, ?>> connections = AsyncConnectionPoolSupport.createBoundedObjectPool(
+					() -> this.target.getConnectionAsync(connectionType).thenApply(connectionType::cast),
+					this.asyncConfig, false);
+			return new WaitingAsyncPool(connections, this.asyncConfig.getMaxTotal(), this.config.getMaxWaitDuration(),
+					this.timer);
+		});
 		CompletableFuture<StatefulConnection<?, ?>> acquisition = pool.acquire();
 		this.acquiring.add(acquisition);
-		return acquisition.whenComplete((connection, ex) -> {
+		CompletableFuture<T> borrowed = new CompletableFuture<>();
+		acquisition.whenComplete((connection, ex) -> {
 			if (connection != null) {
 				this.borrowedAsync.put(connection, pool);
+				// A caller that gave up before it arrived (a cancelled subscription)
+				// will never release it.
+				if (!borrowed.complete(connectionType.cast(connection))) {
+					releaseAsync(connection);
+				}
+			}
+			else {
+				borrowed.completeExceptionally(
+						WaitingAsyncPool.isTurnTimeout(ex) ? exhausted(pool.maxWait(), pool.maxTotal(), ex) : ex);
 			}
 			this.acquiring.remove(acquisition);
-		}).thenApply(connectionType::cast);
+		});
+		return borrowed;
 	}
 
 	@Override
@@ -242,7 +263,7 @@ public final class DedicatedConnectionPool
 			}
 			return;
 		}
-		AsyncPool<StatefulConnection<?, ?>> asyncPool = this.borrowedAsync.remove(connection);
+		WaitingAsyncPool asyncPool = this.borrowedAsync.remove(connection);
 		if (asyncPool != null) {
 			discardTransaction(connection);
 			asyncPool.release(connection).join();
@@ -253,7 +274,7 @@ public final class DedicatedConnectionPool
 
 	@Override
 	public CompletableFuture<Void> releaseAsync(StatefulConnection<?, ?> connection) {
-		AsyncPool<StatefulConnection<?, ?>> asyncPool = this.borrowedAsync.remove(connection);
+		WaitingAsyncPool asyncPool = this.borrowedAsync.remove(connection);
 		if (asyncPool != null) {
 			discardTransaction(connection);
 			return asyncPool.release(connection);
@@ -284,6 +305,16 @@ public final class DedicatedConnectionPool
 	}
 
 	/**
+	 * Set the timer that ends an asynchronous borrow's wait for a connection after
+	 * {@code maxWait}, typically the client's. Without one, an asynchronous borrow fails
+	 * at once when every connection is lent, as Lettuce's own pool does.
+	 * @param timer the timer, set before the first asynchronous borrow
+	 */
+	public void setTimer(Timer timer) {
+		this.timer = timer;
+	}
+
+	/**
 	 * Open the configured minimum of idle connections of the given type now, instead of
 	 * on first use.
 	 * @param connectionType the type of connection the callers borrow
@@ -306,11 +337,14 @@ public final class DedicatedConnectionPool
 	}
 
 	/**
-	 * Return the number of callers waiting for a synchronous connection now.
+	 * Return the number of callers waiting for a connection now.
 	 * @return the waiting count
 	 */
 	public int waitingCount() {
 		int waiting = 0;
+		for (WaitingAsyncPool pool : this.asyncPools.values()) {
+			waiting += pool.waitingCount();
+		}
 		for (GenericObjectPool<?> pool : this.pools.values()) {
 			Semaphore turn = this.turns.get(pool);
 			waiting += pool.getNumWaiters() + ((turn != null) ? turn.getQueueLength() : 0);
@@ -319,11 +353,15 @@ public final class DedicatedConnectionPool
 	}
 
 	/**
-	 * Return the longest a caller has waited for a synchronous connection.
+	 * Return the longest a caller has waited for a connection.
 	 * @return the longest wait since start
 	 */
 	public Duration longestWait() {
 		Duration longest = Duration.ofNanos(this.longestTurnWaitNanos.get());
+		for (WaitingAsyncPool pool : this.asyncPools.values()) {
+			Duration waited = pool.longestWait();
+			longest = (waited.compareTo(longest) > 0) ? waited : longest;
+		}
 		for (GenericObjectPool<?> pool : this.pools.values()) {
 			Duration waited = pool.getMaxBorrowWaitDuration();
 			longest = (waited.compareTo(longest) > 0) ? waited : longest;
@@ -375,6 +413,8 @@ public final class DedicatedConnectionPool
 			logger.warn("Closing the dedicated Redis connection pool while " + borrowed
 					+ " connections are still borrowed and " + acquiring + " being opened");
 		}
+		// Before connections go back: a waiter handed one would open another.
+		this.asyncPools.values().forEach(WaitingAsyncPool::failWaiting);
 		List<CompletableFuture<Void>> closing = new ArrayList<>();
 		// A connection still being opened would reach its borrower after the pool is
 		// gone, borrowed and never closed: it is closed as soon as it arrives.

@@ -353,6 +353,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				? this.dedicatedConnections.create(raw) : raw;
 		if (dedicated instanceof DedicatedConnectionPool pool) {
 			pool.setValidateConnection(getValidateConnection());
+			pool.setTimer(client.getResources().timer());
 		}
 		if (imperative) {
 			this.imperativeConnections = set;

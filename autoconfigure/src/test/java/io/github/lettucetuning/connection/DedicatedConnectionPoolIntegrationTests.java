@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@link DedicatedConnectionPool} against a real standalone server, on its own: what
- * closing it does to connections it has not handed out yet.
+ * closing it does to connections it has not handed out yet, and what becomes of
+ * asynchronous borrows that wait for a connection.
  */
 @RedisStandaloneTest
 @Timeout(60)
@@ -37,22 +38,77 @@ class DedicatedConnectionPoolIntegrationTests {
 
 	private RedisClient client;
 
+	private RedisURI uri;
+
 	DedicatedConnectionPoolIntegrationTests(RedisStandalone redis) {
 		this.redis = redis;
 	}
 
 	@BeforeEach
 	void createClient() {
-		this.client = RedisClient.create(RedisURI.builder()
+		this.uri = RedisURI.builder()
 			.withHost(this.redis.host())
 			.withPort(this.redis.port())
 			.withClientName(CLIENT_NAME)
-			.build());
+			.build();
+		this.client = RedisClient.create(this.uri);
 	}
 
 	@AfterEach
 	void shutdownClient() {
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aCancelledAsynchronousBorrowGivesBackTheConnectionItWasHandedLater() throws Exception {
+		DedicatedConnectionPool pool = waitingPool(Duration.ofSeconds(30));
+		try {
+			StatefulConnection<?, ?> first = borrowAsync(pool).get(5, TimeUnit.SECONDS);
+			CompletableFuture<StatefulRedisConnection> abandoned = borrowAsync(pool);
+			assertThat(pool.waitingCount()).isOne();
+			abandoned.cancel(false);
+			pool.releaseAsync(first).get(5, TimeUnit.SECONDS);
+			// Its turn came after the cancel: the connection went straight back.
+			await().atMost(Duration.ofSeconds(5)).until(() -> pool.borrowedCount() == 0);
+			assertThat(pool.waitingCount()).isZero();
+			StatefulRedisConnection next = borrowAsync(pool).get(1, TimeUnit.SECONDS);
+			assertThat(next).isSameAs(first);
+			assertThat(next.sync().ping()).isEqualTo("PONG");
+			pool.release(next);
+		}
+		finally {
+			pool.destroy();
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.redis.node().countClients(CLIENT_NAME)).isZero());
+	}
+
+	@Test
+	void closingThePoolFailsTheAsynchronousBorrowsStillWaiting() throws Exception {
+		DedicatedConnectionPool pool = waitingPool(Duration.ofSeconds(30));
+		borrowAsync(pool).get(5, TimeUnit.SECONDS);
+		CompletableFuture<StatefulRedisConnection> waiting = borrowAsync(pool);
+		pool.destroy();
+		assertThat(waiting).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.withMessageContaining("The pool is closed");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.redis.node().countClients(CLIENT_NAME)).isZero());
+	}
+
+	// One connection, asynchronous borrows waiting at most the given time on the client's
+	// timer.
+	private DedicatedConnectionPool waitingPool(Duration maxWait) {
+		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = new GenericObjectPoolConfig<>();
+		config.setMaxTotal(1);
+		config.setMaxWait(maxWait);
+		DedicatedConnectionPool pool = new DedicatedConnectionPool(new Opening(this.client, this.uri), config);
+		pool.setTimer(this.client.getResources().timer());
+		return pool;
+	}
+
+	private static CompletableFuture<StatefulRedisConnection> borrowAsync(DedicatedConnectionPool pool) {
+		return pool.getConnectionAsync(StatefulRedisConnection.class).toCompletableFuture();
 	}
 
 	@Test
@@ -73,6 +129,37 @@ class DedicatedConnectionPoolIntegrationTests {
 			.satisfies((connection) -> assertThat(connection.isOpen()).isFalse());
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(this.redis.node().countClients(CLIENT_NAME)).isZero());
+	}
+
+	/**
+	 * Opens connections to the server, closes them when released.
+	 */
+	private static final class Opening implements LettuceConnectionProvider {
+
+		private final RedisClient client;
+
+		private final RedisURI uri;
+
+		Opening(RedisClient client, RedisURI uri) {
+			this.client = client;
+			this.uri = uri;
+		}
+
+		@Override
+		public <T extends StatefulConnection<?, ?>> T getConnection(Class<T> connectionType) {
+			return connectionType.cast(this.client.connect(ByteArrayCodec.INSTANCE));
+		}
+
+		@Override
+		public <T extends StatefulConnection<?, ?>> CompletionStage<T> getConnectionAsync(Class<T> connectionType) {
+			return this.client.connectAsync(ByteArrayCodec.INSTANCE, this.uri).thenApply(connectionType::cast);
+		}
+
+		@Override
+		public void release(StatefulConnection<?, ?> connection) {
+			connection.close();
+		}
+
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.connection;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -15,14 +16,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.PoolException;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -135,6 +140,53 @@ class PooledModeIntegrationTests {
 						Duration.ofSeconds(4));
 				holder.join();
 				assertThat(template.hasKey("no-connection")).isFalse();
+			});
+	}
+
+	@Test
+	void reactiveBurstWiderThanThePoolWaitsForConnectionsInsteadOfFailing() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisReactiveAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.lettuce.pool.max-active=2")
+			.run((context) -> {
+				ReactiveStringRedisTemplate reactive = context.getBean(ReactiveStringRedisTemplate.class);
+				// Lettuce's asynchronous pool failed all but the first two at once with
+				// "Pool exhausted".
+				List<Boolean> written = Flux.range(0, 500)
+					.flatMap((i) -> reactive.opsForValue().set("reactive" + i, "v"), 500)
+					.collectList()
+					.block(Duration.ofSeconds(30));
+				assertThat(written).hasSize(500).containsOnly(true);
+				assertThat(this.redis.node().commandAsString("DBSIZE")).isEqualTo("500");
+				assertThat(this.redis.node().countClients(this.clientName)).isBetween(1L, 2L);
+			});
+	}
+
+	@Test
+	void reactiveCallerFailsWithAPoolExceptionOnceTheWaitIsOver() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisReactiveAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.lettuce.pool.max-active=1", "spring.data.redis.timeout=1s")
+			.run((context) -> {
+				ReactiveStringRedisTemplate reactive = context.getBean(ReactiveStringRedisTemplate.class);
+				CountDownLatch holding = new CountDownLatch(1);
+				CompletableFuture<Void> holder = reactive
+					.execute((connection) -> connection.ping()
+						.doOnNext((pong) -> holding.countDown())
+						.then(Mono.delay(Duration.ofSeconds(3))))
+					.then()
+					.toFuture();
+				awaitHolding(holding);
+				long start = System.nanoTime();
+				assertThatException()
+					.isThrownBy(() -> reactive.opsForValue().set("no-connection", "v").block(Duration.ofSeconds(10)))
+					.satisfies((ex) -> assertThat(ex).hasRootCauseInstanceOf(NoSuchElementException.class)
+						.hasStackTraceContaining("Timed out after 1000ms")
+						.hasStackTraceContaining("spring.data.redis.lettuce.pool.max-active"));
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(900),
+						Duration.ofMillis(2900));
+				holder.join();
+				// The caller that gave up took no turn: the connection is free again.
+				assertThat(reactive.opsForValue().set("after-wait", "v").block(Duration.ofSeconds(2))).isTrue();
+				assertThat(reactive.hasKey("no-connection").block(Duration.ofSeconds(2))).isFalse();
 			});
 	}
 

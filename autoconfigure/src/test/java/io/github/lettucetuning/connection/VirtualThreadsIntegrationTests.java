@@ -1,10 +1,14 @@
 package io.github.lettucetuning.connection;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,11 +70,11 @@ class VirtualThreadsIntegrationTests {
 	void thousandVirtualThreadsRaceForConnectionsWithoutFailureOrPinning(String mode, @TempDir Path temp) {
 		// A first application loads every class on the way: loading a class pins the
 		// virtual threads that load it or wait for it, wherever that happens.
-		contextRunner(mode).run((context) -> assertThat(runLoad(context, 100)).isZero());
+		contextRunner(mode).run((context) -> assertNoneFailed(mode, runLoad(context, 100)));
 		contextRunner(mode).run((context) -> {
-			AtomicLong failures = new AtomicLong();
-			List<RecordedEvent> pinned = recordPinning(temp, () -> failures.set(runLoad(context, THREADS)));
-			assertThat(failures.get()).as("operations failed in %s mode", mode).isZero();
+			List<RuntimeException> failures = new ArrayList<>();
+			List<RecordedEvent> pinned = recordPinning(temp, () -> failures.addAll(runLoad(context, THREADS)));
+			assertNoneFailed(mode, failures);
 			assertThat(this.redis.node().commandAsString("DBSIZE")).isEqualTo(String.valueOf(THREADS * 5));
 			assertThat(pinned).as("virtual threads pinned in lettuce-tuning code")
 				.filteredOn(VirtualThreadsIntegrationTests::inOurCode)
@@ -88,12 +92,12 @@ class VirtualThreadsIntegrationTests {
 	}
 
 	// Each virtual thread writes and reads five keys, and reads one back reactively.
-	private long runLoad(ApplicationContext context, int threads) throws Exception {
+	private List<RuntimeException> runLoad(ApplicationContext context, int threads) throws Exception {
 		this.redis.node().command("FLUSHALL");
 		StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 		ReactiveStringRedisTemplate reactive = context.getBean(ReactiveStringRedisTemplate.class);
 		AtomicLong virtual = new AtomicLong();
-		long failures = runOnVirtualThreads(threads, (i) -> {
+		List<RuntimeException> failures = runOnVirtualThreads(threads, (i) -> {
 			if (isVirtual(Thread.currentThread())) {
 				virtual.incrementAndGet();
 			}
@@ -116,9 +120,9 @@ class VirtualThreadsIntegrationTests {
 		}
 	}
 
-	private static long runOnVirtualThreads(int threads, IntConsumer operation) throws Exception {
+	private static List<RuntimeException> runOnVirtualThreads(int threads, IntConsumer operation) throws Exception {
 		CountDownLatch start = new CountDownLatch(1);
-		AtomicLong failures = new AtomicLong();
+		Queue<RuntimeException> failures = new ConcurrentLinkedQueue<>();
 		ExecutorService executor = virtualThreadPerTaskExecutor();
 		try {
 			List<Future<?>> futures = new ArrayList<>();
@@ -130,7 +134,7 @@ class VirtualThreadsIntegrationTests {
 						operation.accept(thread);
 					}
 					catch (RuntimeException ex) {
-						failures.incrementAndGet();
+						failures.add(ex);
 					}
 					return null;
 				}));
@@ -144,7 +148,19 @@ class VirtualThreadsIntegrationTests {
 			executor.shutdownNow();
 			assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 		}
-		return failures.get();
+		return List.copyOf(failures);
+	}
+
+	// The first failure's stack trace says which command failed and why, which a count
+	// alone does not.
+	private static void assertNoneFailed(String mode, List<RuntimeException> failures) {
+		StringWriter first = new StringWriter();
+		if (!failures.isEmpty()) {
+			failures.get(0).printStackTrace(new PrintWriter(first));
+		}
+		assertThat(failures)
+			.as(() -> failures.size() + " operations failed in " + mode + " mode, the first with\n" + first)
+			.isEmpty();
 	}
 
 	private static List<RecordedEvent> recordPinning(Path temp, ThrowingRunnable load) throws Exception {
