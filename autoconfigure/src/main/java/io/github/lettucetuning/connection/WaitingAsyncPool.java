@@ -29,6 +29,9 @@ import org.jspecify.annotations.Nullable;
 // docs/upstream.md#a-bounded-wait-for-asynchronous-borrows
 final class WaitingAsyncPool {
 
+	// Completed, so shared: no allocation when a turn is free.
+	private static final CompletableFuture<Void> TURN_FREE = CompletableFuture.completedFuture(null);
+
 	private final AsyncPool<StatefulConnection<?, ?>> pool;
 
 	private final int maxTotal;
@@ -100,7 +103,7 @@ final class WaitingAsyncPool {
 		try {
 			if (this.free > 0 && this.waiting.isEmpty()) {
 				this.free--;
-				return CompletableFuture.completedFuture(null);
+				return TURN_FREE;
 			}
 			if (this.maxWait.isZero() || (this.timer == null && !this.maxWait.isNegative())) {
 				return CompletableFuture.failedFuture(new TurnTimeout());
@@ -112,7 +115,16 @@ final class WaitingAsyncPool {
 			this.lock.unlock();
 		}
 		long start = System.nanoTime();
-		Timeout timeout = endOfWait(turn);
+		Timeout timeout;
+		try {
+			timeout = endOfWait(turn);
+		}
+		catch (RuntimeException ex) {
+			// A stopped timer (the client shutting down): a waiter nobody ends would
+			// take the next turn and never give it back.
+			expire(turn);
+			return turn;
+		}
 		return turn.whenComplete((taken, ex) -> {
 			if (timeout != null) {
 				timeout.cancel();
