@@ -81,7 +81,7 @@ final class WaitingAsyncPool {
 			return this.pool.acquire();
 		}
 		return takeTurn().thenCompose((turn) -> this.pool.acquire()).whenComplete((connection, ex) -> {
-			if (ex != null && !(unwrap(ex) instanceof TurnTimeout)) {
+			if (ex != null && !isTurnTimeout(ex)) {
 				giveTurn();
 			}
 		});

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -96,8 +97,9 @@ final class ClusterFaults implements TopologyFaults {
 		List<String> moved = new ArrayList<>();
 		List<String> cleared = new ArrayList<>();
 		try {
-			Map<String, List<OpenSlot>> open = openSlots();
-			List<List<ClusterNodeInfo>> views = open.isEmpty() ? List.of() : views();
+			Map<RedisNode, String> nodesViews = clusterNodesViews();
+			Map<String, List<OpenSlot>> open = openSlots(nodesViews);
+			List<List<ClusterNodeInfo>> views = nodesViews.values().stream().map(ClusterNodeInfo::parseAll).toList();
 			Map<String, RedisNode> owners = new TreeMap<>();
 			open.forEach((slot, states) -> {
 				if (states.stream().allMatch((state) -> keysOnlyWithOwner(state, slot))) {
@@ -135,26 +137,30 @@ final class ClusterFaults implements TopologyFaults {
 		return parts.isEmpty() ? null : String.join(", ", parts);
 	}
 
-	// A replica's slot states are not its own: SETSLOT is for masters
-	private Map<String, List<OpenSlot>> openSlots() {
-		Map<String, List<OpenSlot>> open = new TreeMap<>();
+	// CLUSTER NODES of every reachable node, read once per heal: the open slot states
+	// and the owners both come from it.
+	private Map<RedisNode, String> clusterNodesViews() {
+		Map<RedisNode, String> views = new LinkedHashMap<>();
 		for (RedisNode node : this.dataNodes) {
-			String myself = TopologyFaults.reachable(node) ? myself(node) : "";
+			if (TopologyFaults.reachable(node)) {
+				views.put(node, node.commandAsString("CLUSTER", "NODES"));
+			}
+		}
+		return views;
+	}
+
+	// A replica's slot states are not its own: SETSLOT is for masters
+	private static Map<String, List<OpenSlot>> openSlots(Map<RedisNode, String> nodesViews) {
+		Map<String, List<OpenSlot>> open = new TreeMap<>();
+		nodesViews.forEach((node, view) -> {
+			String myself = view.lines().filter((line) -> line.contains("myself")).findFirst().orElse("");
 			Matcher matcher = OPEN_SLOT.matcher(myself.contains("master") ? myself : "");
 			while (matcher.find()) {
 				open.computeIfAbsent(matcher.group(1), (slot) -> new ArrayList<>())
 					.add(new OpenSlot(node, "<".equals(matcher.group(2)), matcher.group(3)));
 			}
-		}
+		});
 		return open;
-	}
-
-	private static String myself(RedisNode node) {
-		return node.commandAsString("CLUSTER", "NODES")
-			.lines()
-			.filter((line) -> line.contains("myself"))
-			.findFirst()
-			.orElse("");
 	}
 
 	// An importing node may still see the slot with a master that is gone or a replica
@@ -215,13 +221,6 @@ final class ClusterFaults implements TopologyFaults {
 			.filter((node) -> keysInSlot(node, slot) > 0)
 			.findFirst()
 			.orElse(null);
-	}
-
-	private List<List<ClusterNodeInfo>> views() {
-		return this.dataNodes.stream()
-			.filter(TopologyFaults::reachable)
-			.map((node) -> ClusterNodeInfo.parseAll(node.commandAsString("CLUSTER", "NODES")))
-			.toList();
 	}
 
 	// MIGRATE works on a node whose slot is open, whoever owns the slot, once both sides
