@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * and how many commands wait; one INFO line when it runs again. A spell in which the
  * timer's thread did not run either is the whole process pausing (a long
  * garbage-collection pause, CPU throttling, a stopped process): it is logged as such, and
- * blames no loop.
+ * blames no loop. Nor is a saturated loop blamed, one that keeps writing and reading
+ * while a backlog of tasks holds the probe (see {@link LoopWatch}).
  * <p>
  * Nothing runs while no command waits: see {@link LoopWatch}. While commands wait, each
  * loop gets one probe task per half threshold.

@@ -18,6 +18,12 @@ import org.jspecify.annotations.Nullable;
  * probe that finds no command waiting puts the watch to rest, and the next command
  * written wakes it: an idle loop costs nothing.
  * <p>
+ * A saturated loop is not a blocked one: with thousands of commands handed to it, the
+ * probe can wait in its task queue longer than the threshold while the loop writes and
+ * reads all the time. Only the loop changes how many commands wait on its connections, so
+ * a count that moved between two ticks shows that it runs; the threshold counts from the
+ * last such sign of life too. This costs the loop nothing: the timer reads the counts.
+ * <p>
  * Resting and waking both happen on the loop itself, so they never race; the timer only
  * stops ticking once it sees the watch at rest, and checks again after it stopped, so a
  * command written at that moment either sees the timer still ticking or restarts it.
@@ -55,6 +61,11 @@ public final class LoopWatch implements Runnable {
 	private volatile @Nullable BlockedEventLoop blocked;
 
 	private volatile long tickDueNanos;
+
+	// Read and written on the watchdog's timer only.
+	private int sampledWaiting;
+
+	private long progressNanos;
 
 	LoopWatch(EventLoopWatchdog watchdog, EventExecutor loop) {
 		this.watchdog = watchdog;
@@ -116,9 +127,13 @@ public final class LoopWatch implements Runnable {
 		}
 		int probe = this.probe.get();
 		if (probe != NO_PROBE) {
-			long alive = this.aliveNanos;
+			boolean moved = waitingMoved(now);
+			long alive = lastSignOfLife();
 			if (probe == PROBE_SENT && now - alive >= this.watchdog.thresholdNanos()) {
 				blockStarted(now, alive);
+			}
+			else if (probe == BLOCKED && moved) {
+				runsAgain(now);
 			}
 			scheduleTick();
 			return;
@@ -132,7 +147,36 @@ public final class LoopWatch implements Runnable {
 		sendProbe();
 	}
 
+	private boolean waitingMoved(long now) {
+		int waiting = waitingCommands();
+		if (waiting == this.sampledWaiting) {
+			return false;
+		}
+		this.sampledWaiting = waiting;
+		this.progressNanos = now;
+		return true;
+	}
+
+	// When the loop last ran a probe or woke the watch, or, if later, the tick that found
+	// the waiting count moved.
+	private long lastSignOfLife() {
+		long alive = this.aliveNanos;
+		return (this.progressNanos - alive > 0) ? this.progressNanos : alive;
+	}
+
+	// The loop works again but the probe still waits behind a backlog: the spell ends
+	// now, not when the backlog is through. The probe stays queued; it ends no spell.
+	private void runsAgain(long now) {
+		BlockedEventLoop blocked = this.blocked;
+		if (blocked != null && this.probe.compareAndSet(BLOCKED, PROBE_SENT)) {
+			this.blocked = null;
+			this.watchdog.blockEnded(blocked.lasting(Duration.ofNanos(now - this.blockedSinceNanos)));
+		}
+	}
+
 	private void sendProbe() {
+		this.sampledWaiting = waitingCommands();
+		this.progressNanos = this.aliveNanos;
 		this.probe.set(PROBE_SENT);
 		try {
 			this.loop.execute(this);

@@ -16,8 +16,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The watchdog over a real Netty event loop and a real timer: a loop held by a task while
- * a command waits is noticed, named and timed; a loop on which nothing waits is not
- * watched at all.
+ * a command waits is noticed, named and timed; a loop busy with a backlog of tasks that
+ * move the waiting count is not blocked; a loop on which nothing waits is not watched at
+ * all.
  */
 @Timeout(30)
 class EventLoopWatchdogTests {
@@ -63,6 +64,40 @@ class EventLoopWatchdogTests {
 		assertThat(this.watchdog.blockedNow()).isEmpty();
 		assertThat(this.watchdog.blockedSpells()).isOne();
 		assertThat(this.watchdog.pauses()).isZero();
+	}
+
+	@Test
+	void aLoopBusyWithABacklogIsNotBlockedButOneHeldAfterItIs() throws Exception {
+		LoopWatch watch = watchOneConnection();
+		this.waiting.set(3);
+		this.loop.submit(watch::commandWritten).get();
+		CountDownLatch backlogDone = new CountDownLatch(1);
+		// 1.5 s of tasks, each moving the waiting count as writes and replies do: the
+		// probe
+		// waits behind them for seven thresholds while the loop runs all the time.
+		backlog(150);
+		this.loop.execute(backlogDone::countDown);
+		this.loop.execute(this::hold);
+		assertThat(backlogDone.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.watchdog.blockedSpells()).isZero();
+		await().atMost(Duration.ofSeconds(2)).until(() -> this.watchdog.blockedSpells() == 1);
+		assertThat(this.watchdog.blockedNow()).singleElement()
+			.satisfies((blocked) -> assertThat(blocked.blockedAt()).startsWith(getClass().getName() + ".hold"));
+	}
+
+	@Test
+	void aSpellEndsWhenTheLoopRunsAgainNotWhenTheBacklogBehindItIsThrough() throws Exception {
+		LoopWatch watch = watchOneConnection();
+		this.waiting.set(3);
+		this.loop.submit(watch::commandWritten).get();
+		this.loop.execute(() -> sleep(600));
+		backlog(150);
+		await().atMost(Duration.ofSeconds(2)).until(() -> this.watchdog.blockedSpells() == 1);
+		await().atMost(Duration.ofSeconds(2)).until(() -> this.watchdog.lastBlocked() != null);
+		assertThat(this.watchdog.blockedNow()).isEmpty();
+		// The hold lasted 0.6 s from about the first tick; the backlog another 1.5 s.
+		assertThat(this.watchdog.lastBlocked().duration()).isBetween(THRESHOLD, Duration.ofMillis(1100));
+		assertThat(this.watchdog.blockedSpells()).isOne();
 	}
 
 	@Test
@@ -130,6 +165,24 @@ class EventLoopWatchdogTests {
 		assertThat(this.watchdog.watch(this.loop)).isSameAs(watch);
 		watch.add(this.waiting::get);
 		return watch;
+	}
+
+	private void backlog(int tasks) {
+		for (int i = 0; i < tasks; i++) {
+			this.loop.execute(() -> {
+				this.waiting.incrementAndGet();
+				sleep(10);
+			});
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private void hold() {
