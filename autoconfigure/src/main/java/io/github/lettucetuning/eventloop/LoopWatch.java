@@ -53,7 +53,9 @@ public final class LoopWatch implements Runnable {
 
 	private volatile @Nullable Thread thread;
 
-	// When the loop last showed that it runs: it ran a probe, or woke the watch.
+	// When the loop last showed that it runs: it ran a probe, woke the watch, or moved
+	// its
+	// waiting count between two ticks.
 	private volatile long aliveNanos;
 
 	private volatile long blockedSinceNanos;
@@ -64,8 +66,6 @@ public final class LoopWatch implements Runnable {
 
 	// Read and written on the watchdog's timer only.
 	private int sampledWaiting;
-
-	private long progressNanos;
 
 	LoopWatch(EventLoopWatchdog watchdog, EventExecutor loop) {
 		this.watchdog = watchdog;
@@ -128,7 +128,7 @@ public final class LoopWatch implements Runnable {
 		int probe = this.probe.get();
 		if (probe != NO_PROBE) {
 			boolean moved = waitingMoved(now);
-			long alive = lastSignOfLife();
+			long alive = this.aliveNanos;
 			if (probe == PROBE_SENT && now - alive >= this.watchdog.thresholdNanos()) {
 				blockStarted(now, alive);
 			}
@@ -153,15 +153,8 @@ public final class LoopWatch implements Runnable {
 			return false;
 		}
 		this.sampledWaiting = waiting;
-		this.progressNanos = now;
+		this.aliveNanos = now;
 		return true;
-	}
-
-	// When the loop last ran a probe or woke the watch, or, if later, the tick that found
-	// the waiting count moved.
-	private long lastSignOfLife() {
-		long alive = this.aliveNanos;
-		return (this.progressNanos - alive > 0) ? this.progressNanos : alive;
 	}
 
 	// The loop works again but the probe still waits behind a backlog: the spell ends
@@ -176,7 +169,6 @@ public final class LoopWatch implements Runnable {
 
 	private void sendProbe() {
 		this.sampledWaiting = waitingCommands();
-		this.progressNanos = this.aliveNanos;
 		this.probe.set(PROBE_SENT);
 		try {
 			this.loop.execute(this);

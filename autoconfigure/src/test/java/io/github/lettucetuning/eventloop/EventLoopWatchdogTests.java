@@ -73,8 +73,7 @@ class EventLoopWatchdogTests {
 		this.loop.submit(watch::commandWritten).get();
 		CountDownLatch backlogDone = new CountDownLatch(1);
 		// 1.5 s of tasks, each moving the waiting count as writes and replies do: the
-		// probe
-		// waits behind them for seven thresholds while the loop runs all the time.
+		// probe waits behind them for seven thresholds while the loop runs all along.
 		backlog(150);
 		this.loop.execute(backlogDone::countDown);
 		this.loop.execute(this::hold);
