@@ -93,6 +93,8 @@ bench-modes: prerequisites
 prerequisites:
 	@command -v javac >/dev/null 2>&1 || { apt-get update && apt-get install -y openjdk-17-jdk-headless; }
 	@command -v redis-server >/dev/null 2>&1 || { apt-get update && apt-get install -y redis-server; }
+	@# openssl makes the certificates of the TLS tests (certificate rotation, refused handshakes).
+	@command -v openssl >/dev/null 2>&1 || { apt-get update && apt-get install -y openssl; }
 	@# iptables lets the fault tests blackhole a node: they skip, saying why, where it cannot run, and fail where CI=true.
 	@command -v iptables >/dev/null 2>&1 || { apt-get update && apt-get install -y iptables || true; }
 	@# ss (iproute2) destroys a killed server's sockets, as a reboot would, for the half-open subscriber test.

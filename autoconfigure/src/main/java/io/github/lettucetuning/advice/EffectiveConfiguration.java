@@ -90,10 +90,13 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 	 * @param flushConsolidation the most flushes merged into one socket write,
 	 * {@code null} when flushes are not merged
 	 * @param dns how host names are resolved on each connect
+	 * @param applicationNettyCustomizer the class of the Netty customizer the application
+	 * set, which every connection runs before lettuce-tuning's, or {@code null} when it
+	 * set none
 	 */
 	public record Socket(String transport, boolean nativeTransport, @Nullable Duration connectTimeout,
 			KeepAlive keepAlive, TcpUserTimeout tcpUserTimeout, @Nullable String inactiveReason,
-			@Nullable Integer flushConsolidation, Dns dns) {
+			@Nullable Integer flushConsolidation, Dns dns, @Nullable String applicationNettyCustomizer) {
 
 		/**
 		 * Return whether the transport can set TCP_USER_TIMEOUT.
@@ -203,8 +206,9 @@ public record EffectiveConfiguration(Connections connections, Commands commands,
 	 * Who records the {@code lettuce} command meters.
 	 *
 	 * @param path {@code fast-path} (lettuce-tuning records the {@code lettuce} timer
-	 * itself), {@code boot-observation} (Spring Boot's observation, one per command) or
-	 * {@code none}
+	 * itself), {@code boot-observation} (Spring Boot's observation, one per command),
+	 * {@code application-tracing} (the tracing an application's customizer set on the
+	 * client resources) or {@code none}
 	 * @param reason why that path
 	 */
 	public record CommandMeters(String path, String reason) {

@@ -13,6 +13,9 @@ import org.springframework.core.env.Environment;
  *
  * @since 0.1.0
  */
+// Works around Boot's property classes holding defaults, so a getter cannot tell a set
+// value from a default:
+// docs/upstream.md#telling-boots-defaults-from-choices
 public final class ExplicitProperties {
 
 	private final Binder binder;

@@ -30,7 +30,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * wire. They are public only because Java requires it of a class imported from another
  * package, as Spring Boot's own cross-package imports are (its
  * {@code DataSourcePoolMetadataProvidersConfiguration}); applications should not import
- * them, and their bean methods stay package-private.
+ * them, and their bean methods stay package-private. The order of the customizers they
+ * contribute is {@link CustomizerOrder#LETTUCE_TUNING}.
  *
  * @since 0.1.0
  */
@@ -45,13 +46,5 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 		LettuceTuningSocketConfiguration.class, LettuceTuningResilienceConfiguration.class,
 		LettuceTuningObservationConfiguration.class })
 public final class LettuceTuningAutoConfiguration {
-
-	/**
-	 * The order of every customizer of Lettuce's builders that lettuce-tuning contributes
-	 * (client resources, client options, socket options, Netty): early, so that
-	 * customizers without an order, the usual case for the user's, run after them and
-	 * have the last word.
-	 */
-	public static final int CUSTOMIZER_ORDER = 0;
 
 }

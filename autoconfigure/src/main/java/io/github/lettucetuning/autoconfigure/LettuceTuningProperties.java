@@ -43,6 +43,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	private final Sentinel sentinel = new Sentinel();
 
+	private final Credentials credentials = new Credentials();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -85,6 +87,10 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	public Sentinel getSentinel() {
 		return this.sentinel;
+	}
+
+	public Credentials getCredentials() {
+		return this.credentials;
 	}
 
 	// Validates once, when the properties are bound (as Spring Boot's
@@ -334,6 +340,31 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
+	 * Credentials from a bean.
+	 */
+	public static class Credentials {
+
+		/**
+		 * Which RedisCredentialsProvider or RedisCredentialsProviderFactory bean Spring
+		 * Boot's Redis connection authenticates with. 'auto' takes the bean
+		 * marked @Primary, and only when spring.data.redis.username and password are
+		 * unset; any other bean may be meant for another Redis, as on stock Spring Boot,
+		 * which wires none. 'none' takes no bean. Any other value is the name of the bean
+		 * to take, in place of spring.data.redis.username and password.
+		 */
+		private String provider = "auto";
+
+		public String getProvider() {
+			return this.provider;
+		}
+
+		public void setProvider(String provider) {
+			this.provider = provider;
+		}
+
+	}
+
+	/**
 	 * Which nodes of a loaded topology the client keeps. A master left out closes its
 	 * connection instead of holding commands until they time out.
 	 */
@@ -470,9 +501,9 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		/**
 		 * Whether to merge flushes. A flush then waits only for the event loop's tasks
-		 * queued before it, never for a timer. Lettuce has one Netty customizer slot in
-		 * its client resources: a ClientResourcesBuilderCustomizer of yours that sets its
-		 * own Netty customizer replaces this.
+		 * queued before it, never for a timer. A Netty customizer that a
+		 * ClientResourcesBuilderCustomizer of yours sets runs before it, on every
+		 * connection.
 		 */
 		private boolean enabled = true;
 
@@ -598,18 +629,19 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * Spring Boot's 'lettuce' timer recorded by lettuce-tuning itself, with the same
-	 * name, tags and values, instead of by an observation per command. It applies only
-	 * where nothing but Boot's meter handler would see Lettuce's observations: no tracing
-	 * bridge, no observation handler, predicate, filter or convention of the
-	 * application's. It leaves out 'lettuce.active', the observation's long-task timer;
-	 * 'management.metrics.enable.lettuce.active=true' keeps Boot's observation, which
-	 * records it. '/actuator/lettuce' says which path is in use and why.
+	 * Spring Boot's 'lettuce' timer and 'lettuce.active' long-task timer recorded by
+	 * lettuce-tuning itself, with the same names, tags and values, instead of by an
+	 * observation per command ('lettuce.active' is computed when read, from the commands
+	 * in flight). It applies only where nothing but Boot's meter handler would see
+	 * Lettuce's observations: no tracing bridge, no observation handler, predicate,
+	 * filter or convention of the application's. '/actuator/lettuce' says which path is
+	 * in use and why.
 	 */
 	public static class FastPath {
 
 		/**
-		 * Whether lettuce-tuning may record the 'lettuce' timer itself where it applies.
+		 * Whether lettuce-tuning may record the 'lettuce' and 'lettuce.active' timers
+		 * itself where it applies.
 		 */
 		private boolean enabled = true;
 
@@ -692,6 +724,10 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		private final Reconnect reconnect = new Reconnect();
 
+		private final RoleChange roleChange = new RoleChange();
+
+		private final MaintenanceNotifications maintenanceNotifications = new MaintenanceNotifications();
+
 		public FailFast getFailFast() {
 			return this.failFast;
 		}
@@ -718,6 +754,76 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public Reconnect getReconnect() {
 			return this.reconnect;
+		}
+
+		public RoleChange getRoleChange() {
+			return this.roleChange;
+		}
+
+		public MaintenanceNotifications getMaintenanceNotifications() {
+			return this.maintenanceNotifications;
+		}
+
+	}
+
+	/**
+	 * Following a primary that is demoted in place (a managed failover that makes the old
+	 * primary a replica and keeps its client connections), for standalone and Sentinel
+	 * connections without read-from.
+	 */
+	public static class RoleChange {
+
+		/**
+		 * Whether a connection whose server refuses a write with READONLY is closed, so
+		 * that it reconnects to the endpoint's current address (or the master Sentinel
+		 * names). The commands waiting on it fail and are not retried.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Shortest time between two such reconnects of one connection, plus up to half of
+		 * it as jitter. While a reconnect keeps reaching the same replica, the interval
+		 * doubles up to one minute.
+		 */
+		private Duration minInterval = Duration.ofSeconds(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getMinInterval() {
+			return this.minInterval;
+		}
+
+		public void setMinInterval(Duration minInterval) {
+			this.minInterval = minInterval;
+		}
+
+	}
+
+	/**
+	 * Lettuce's request for maintenance notifications (CLIENT MAINT_NOTIFICATIONS), which
+	 * it sends at the end of every handshake.
+	 */
+	public static class MaintenanceNotifications {
+
+		/**
+		 * Whether the client stops asking for maintenance notifications on new
+		 * connections once a server refused them, instead of being refused on every
+		 * connection. A server that accepts them keeps getting the request.
+		 */
+		private boolean stopAfterRefusal = true;
+
+		public boolean isStopAfterRefusal() {
+			return this.stopAfterRefusal;
+		}
+
+		public void setStopAfterRefusal(boolean stopAfterRefusal) {
+			this.stopAfterRefusal = stopAfterRefusal;
 		}
 
 	}
@@ -798,18 +904,25 @@ public class LettuceTuningProperties implements InitializingBean {
 	}
 
 	/**
-	 * Refusing synchronous Redis calls made on the client's event-loop threads, which
-	 * read every reply and would wait for their own.
+	 * Guarding the client's event-loop threads, which read every reply, against
+	 * synchronous Redis calls that would wait for a reply only they can read.
 	 */
 	public static class BlockingCallGuard {
 
 		/**
-		 * Whether the client's I/O threads are marked as non-blocking, so that a
-		 * synchronous Spring Data Redis call or Reactor's block() made on one fails at
-		 * once instead of hanging every command on its connections until the command
-		 * timeout.
+		 * Whether the client's I/O threads are marked as non-blocking, so that Reactor's
+		 * block() fails on them, and a synchronous Spring Data Redis call made on one
+		 * fails at once where its command would go out through that same loop, instead of
+		 * hanging every command on the loop's connections until the command timeout.
 		 */
 		private boolean enabled = true;
+
+		/**
+		 * Whether every synchronous Spring Data Redis call made on an event-loop thread
+		 * fails at once, including those whose connection another loop serves, which
+		 * complete otherwise (with a warning logged once per call site).
+		 */
+		private boolean strict;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -817,6 +930,14 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isStrict() {
+			return this.strict;
+		}
+
+		public void setStrict(boolean strict) {
+			this.strict = strict;
 		}
 
 	}

@@ -32,6 +32,11 @@ final class LettuceTuningPropertiesValidator {
 		validateResilience(properties.getResilience());
 		requirePositive("health.timeout", properties.getHealth().getTimeout(),
 				"so that the health check answers; 2s is the default");
+		if (properties.getCredentials().getProvider().isBlank()) {
+			throw invalid("credentials.provider", properties.getCredentials().getProvider(),
+					"it must not be blank; set 'auto' (the default), 'none' or the name of a "
+							+ "RedisCredentialsProvider or RedisCredentialsProviderFactory bean");
+		}
 	}
 
 	private static void validateConnection(LettuceTuningProperties.Connection connection) {
@@ -93,6 +98,9 @@ final class LettuceTuningPropertiesValidator {
 					"it must be at least 1; set it to the most commands one connection may hold, 100000 is the default");
 		}
 		requirePositive("resilience.reconnect.max-delay", resilience.getReconnect().getMaxDelay(), "1s is the default");
+		requirePositive("resilience.role-change.min-interval", resilience.getRoleChange().getMinInterval(),
+				"2s is the default, or switch following a demoted primary off with "
+						+ "lettuce.tuning.resilience.role-change.enabled=false");
 	}
 
 	private static void requirePositive(String property, Duration value, String hint) {

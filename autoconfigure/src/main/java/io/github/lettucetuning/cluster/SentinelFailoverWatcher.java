@@ -27,6 +27,8 @@ import org.apache.commons.logging.LogFactory;
  *
  * @since 0.1.0
  */
+// Works around Lettuce asking Sentinel for the master only when it reconnects:
+// docs/upstream.md#sentinel-failover-watcher
 public final class SentinelFailoverWatcher implements AutoCloseable {
 
 	/**

@@ -26,6 +26,9 @@ import org.springframework.util.ClassUtils;
  * command instead of per operation. Everything but {@code reactive()} goes straight to
  * the connection.
  */
+// Works around Spring Data giving a reactive operation on a shared connection no end
+// signal:
+// docs/upstream.md#reactive-in-flight-count-per-command
 final class CommandCountingConnection {
 
 	private CommandCountingConnection() {

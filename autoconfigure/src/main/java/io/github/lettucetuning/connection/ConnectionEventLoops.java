@@ -27,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * loop. Cluster and master/replica connections spread over several channels and have no
  * one loop.
  */
+// Works around Lettuce not exposing a connection's channel:
+// docs/upstream.md#a-connections-event-loop-found-with-a-ping
 final class ConnectionEventLoops {
 
 	// A PING answers within a round trip; a server that takes longer is in trouble, and

@@ -83,6 +83,8 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
+// Works around commons-pool2 letting a returning thread borrow ahead of those waiting:
+// docs/upstream.md#fair-hand-over-in-front-of-commons-pool2
 public final class DedicatedConnectionPool
 		implements LettuceConnectionProvider, LettuceConnectionProvider.TargetAware, DisposableBean {
 

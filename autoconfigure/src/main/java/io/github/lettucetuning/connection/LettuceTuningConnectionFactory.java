@@ -5,9 +5,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import io.github.lettucetuning.eventloop.BlockingCallGuard;
+import io.github.lettucetuning.eventloop.BlockingCallRefusedException;
+import io.github.lettucetuning.eventloop.EventLoopThread;
+import io.github.lettucetuning.resilience.MaintenanceNotifications;
 import io.github.lettucetuning.resilience.OutageExceptions;
+import io.github.lettucetuning.resilience.RoleChangeGuard;
 import io.github.lettucetuning.resilience.SubscriptionWatch;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
@@ -57,6 +62,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceSubscription;
  *
  * @since 0.1.0
  */
+// Works around Spring Data locking on every getConnection() and holding one shared
+// connection in the pool:
+// docs/upstream.md#shared-connections-without-spring-datas-lock
 public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	private final Sharing sharing;
@@ -69,6 +77,12 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	private SubscriptionWatch subscriptionWatch = new SubscriptionWatch();
 
+	private boolean strictBlockingCallGuard;
+
+	private @Nullable ServingLoops servingLoops;
+
+	private @Nullable RoleChangeGuard roleChangeGuard;
+
 	private volatile @Nullable SharedConnectionSet imperativeConnections;
 
 	private volatile @Nullable SharedConnectionSet reactiveConnections;
@@ -78,6 +92,8 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	// Holds the command exception listener, so that operations without least-in-flight
 	// counting share one instance.
 	private volatile @Nullable ConnectionHooks listenerHooks;
+
+	private @Nullable MaintenanceNotifications maintenanceNotifications;
 
 	/**
 	 * Create a factory for the given configuration, through the constructor of its type
@@ -227,6 +243,54 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		return this.subscriptionWatch;
 	}
 
+	/**
+	 * Set what follows a primary demoted in place on this factory's connections, for the
+	 * health details and the endpoint.
+	 * @param roleChangeGuard the guard, or {@code null} if the connections have none
+	 */
+	public void setRoleChangeGuard(@Nullable RoleChangeGuard roleChangeGuard) {
+		this.roleChangeGuard = roleChangeGuard;
+	}
+
+	/**
+	 * Return what follows a primary demoted in place on this factory's connections.
+	 * @return the guard, or {@code null} if the connections have none
+	 */
+	public @Nullable RoleChangeGuard getRoleChangeGuard() {
+		return this.roleChangeGuard;
+	}
+
+	/**
+	 * Set whether every synchronous call made on one of the client's event loops is
+	 * refused, whichever loop serves its connection. Off, only a call whose command would
+	 * go out through the calling loop is refused, since it could never complete
+	 * ({@link BlockingCallGuard}).
+	 * @param strict whether to refuse every synchronous call on an event loop
+	 */
+	public void setStrictBlockingCallGuard(boolean strict) {
+		this.strictBlockingCallGuard = strict;
+	}
+
+	/**
+	 * Set what knows the event loop serving each connection, so that a synchronous call
+	 * made on an event loop is given a shared connection that another loop serves, where
+	 * the set has one.
+	 * @param servingLoops the event loops of the client's connections
+	 */
+	public void setServingLoops(ServingLoops servingLoops) {
+		this.servingLoops = servingLoops;
+	}
+
+	/**
+	 * Set what tells the client to stop asking for maintenance notifications once a
+	 * server refused them. The client created at start, and any created later, follows
+	 * it; a Sentinel-defined client keeps asking.
+	 * @param maintenanceNotifications the outage guard's maintenance notifications
+	 */
+	public void setMaintenanceNotifications(MaintenanceNotifications maintenanceNotifications) {
+		this.maintenanceNotifications = maintenanceNotifications;
+	}
+
 	@Override
 	public void setPipeliningFlushPolicy(PipeliningFlushPolicy pipeliningFlushPolicy) {
 		super.setPipeliningFlushPolicy(pipeliningFlushPolicy);
@@ -306,28 +370,56 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Return a connection for synchronous commands, unless the caller runs on one of the
-	 * client's event loops, where any synchronous command would wait for a reply that
-	 * only that thread can read.
+	 * Return a connection for synchronous commands. On one of the client's event loops, a
+	 * command that would go out through that loop is refused when it is sent, since the
+	 * caller would wait for a reply that only its own thread can read; in multi mode such
+	 * a call is given a shared connection that another loop serves, where there is one.
+	 * In {@link #setStrictBlockingCallGuard strict} mode every call on an event loop is
+	 * refused here.
 	 * @return the connection
 	 * @throws InvalidDataAccessApiUsageException if called on an event loop of the client
+	 * in strict mode
 	 */
 	@Override
 	public RedisConnection getConnection() {
-		BlockingCallGuard.rejectOnEventLoop();
-		return super.getConnection();
+		EventLoopThread loop = enterSynchronousCall();
+		try {
+			return super.getConnection();
+		}
+		finally {
+			BlockingCallGuard.exitSynchronousCall(loop);
+		}
 	}
 
 	/**
-	 * Return a cluster connection for synchronous commands, unless the caller runs on one
-	 * of the client's event loops (see {@link #getConnection()}).
+	 * Return a cluster connection for synchronous commands, guarded on the client's event
+	 * loops as {@link #getConnection()} is.
 	 * @return the connection
 	 * @throws InvalidDataAccessApiUsageException if called on an event loop of the client
+	 * in strict mode
 	 */
 	@Override
 	public RedisClusterConnection getClusterConnection() {
-		BlockingCallGuard.rejectOnEventLoop();
-		return super.getClusterConnection();
+		EventLoopThread loop = enterSynchronousCall();
+		try {
+			return super.getClusterConnection();
+		}
+		finally {
+			BlockingCallGuard.exitSynchronousCall(loop);
+		}
+	}
+
+	// Marks an event-loop caller while the connection is looked up (a validating PING or
+	// a pool's borrow may write already); the connection marks it again until it closes.
+	private @Nullable EventLoopThread enterSynchronousCall() {
+		if (!BlockingCallGuard.onEventLoop()) {
+			return null;
+		}
+		if (this.strictBlockingCallGuard) {
+			BlockingCallGuard.rejectOnEventLoop();
+		}
+		BlockingCallGuard.warnOnce();
+		return BlockingCallGuard.enterSynchronousCall();
 	}
 
 	@Override
@@ -344,13 +436,21 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
 	@Override
 	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
+		// With Sentinel the client also connects to the Sentinels, which refuse the
+		// request whatever the data nodes do (Redis Enterprise's discovery service among
+		// them): their refusal says nothing of the master's support.
+		if (this.maintenanceNotifications != null && !isRedisSentinelAware()) {
+			this.maintenanceNotifications.register(client);
+		}
 		LettuceConnectionProvider raw = super.doCreateConnectionProvider(client, codec);
+		LettuceConnectionProvider connecting = new EventLoopSafeConnections(raw,
+				client.getOptions().getSocketOptions().getConnectTimeout());
 		boolean imperative = codec instanceof ByteArrayCodec;
-		SharedConnectionSet set = new SharedConnectionSet(raw, this.sharing.connections(),
+		SharedConnectionSet set = new SharedConnectionSet(connecting, this.sharing.connections(),
 				this.sharing.selectionPolicy(), this::translate);
 		set.setValidateConnection(getValidateConnection());
 		LettuceConnectionProvider dedicated = (this.dedicatedConnections != null)
-				? this.dedicatedConnections.create(raw) : raw;
+				? this.dedicatedConnections.create(connecting) : raw;
 		if (dedicated instanceof DedicatedConnectionPool pool) {
 			pool.setValidateConnection(getValidateConnection());
 			pool.setTimer(client.getResources().timer());
@@ -377,7 +477,17 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		if (!getShareNativeConnection() || isClusterAware() || set == null) {
 			return null;
 		}
-		return (StatefulRedisConnection<byte[], byte[]>) set.select();
+		return (StatefulRedisConnection<byte[], byte[]>) select(set);
+	}
+
+	// On an event loop, a member served by another loop: the calling loop could not read
+	// the reply of a command it sends itself.
+	private StatefulConnection<?, ?> select(SharedConnectionSet set) {
+		ServingLoops servingLoops = this.servingLoops;
+		if (servingLoops == null || set.size() == 1 || !BlockingCallGuard.onEventLoop()) {
+			return set.select();
+		}
+		return set.select(servingLoops::servedByCurrentThread);
 	}
 
 	@Override
@@ -387,7 +497,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		if (!getShareNativeConnection() || !isClusterAware() || set == null) {
 			return null;
 		}
-		return (StatefulRedisClusterConnection<byte[], byte[]>) set.select();
+		return (StatefulRedisClusterConnection<byte[], byte[]>) select(set);
 	}
 
 	@Override
@@ -516,35 +626,29 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Reports failed commands and the end of each operation to the hooks.
+	 * Reports failed commands and the end of each operation to the hooks; the behaviour
+	 * lives in {@link TunedBehaviour}, shared with {@link TunedLettuceClusterConnection}.
 	 */
 	private static final class TunedLettuceConnection extends LettuceConnection {
 
-		private final @Nullable ConnectionHooks hooks;
-
-		private final SubscriptionWatch subscriptionWatch;
+		private final TunedBehaviour tuned;
 
 		TunedLettuceConnection(@Nullable StatefulRedisConnection<byte[], byte[]> shared,
 				LettuceConnectionProvider provider, long timeout, int database, @Nullable ConnectionHooks hooks,
 				SubscriptionWatch subscriptionWatch) {
 			super(shared, provider, timeout, database);
-			this.hooks = hooks;
-			this.subscriptionWatch = subscriptionWatch;
+			this.tuned = new TunedBehaviour(hooks, subscriptionWatch);
 		}
 
 		@Override
 		protected LettuceSubscription doCreateSubscription(MessageListener listener,
 				StatefulRedisPubSubConnection<byte[], byte[]> connection, LettuceConnectionProvider provider) {
-			return new WatchedLettuceSubscription(listener, connection, provider, this.subscriptionWatch);
+			return this.tuned.subscription(listener, connection, provider);
 		}
 
 		@Override
 		protected DataAccessException convertLettuceAccessException(Exception cause) {
-			if (this.hooks != null) {
-				this.hooks.failed(cause);
-			}
-			DataAccessException outage = OutageExceptions.translate(cause);
-			return (outage != null) ? outage : super.convertLettuceAccessException(cause);
+			return this.tuned.translate(cause, super::convertLettuceAccessException);
 		}
 
 		@Override
@@ -553,9 +657,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				if (this.hooks != null) {
-					this.hooks.closed();
-				}
+				this.tuned.closed();
 			}
 		}
 
@@ -566,32 +668,25 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	 */
 	private static final class TunedLettuceClusterConnection extends LettuceClusterConnection {
 
-		private final @Nullable ConnectionHooks hooks;
-
-		private final SubscriptionWatch subscriptionWatch;
+		private final TunedBehaviour tuned;
 
 		TunedLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> shared,
 				LettuceConnectionProvider provider, ClusterTopologyProvider topologyProvider,
 				ClusterCommandExecutor executor, Duration timeout, @Nullable ConnectionHooks hooks,
 				SubscriptionWatch subscriptionWatch) {
 			super(shared, provider, topologyProvider, executor, timeout);
-			this.hooks = hooks;
-			this.subscriptionWatch = subscriptionWatch;
+			this.tuned = new TunedBehaviour(hooks, subscriptionWatch);
 		}
 
 		@Override
 		protected LettuceSubscription doCreateSubscription(MessageListener listener,
 				StatefulRedisPubSubConnection<byte[], byte[]> connection, LettuceConnectionProvider provider) {
-			return new WatchedLettuceSubscription(listener, connection, provider, this.subscriptionWatch);
+			return this.tuned.subscription(listener, connection, provider);
 		}
 
 		@Override
 		protected DataAccessException convertLettuceAccessException(Exception cause) {
-			if (this.hooks != null) {
-				this.hooks.failed(cause);
-			}
-			DataAccessException outage = OutageExceptions.translate(cause);
-			return (outage != null) ? outage : super.convertLettuceAccessException(cause);
+			return this.tuned.translate(cause, super::convertLettuceAccessException);
 		}
 
 		@Override
@@ -600,9 +695,55 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 				super.close();
 			}
 			finally {
-				if (this.hooks != null) {
-					this.hooks.closed();
-				}
+				this.tuned.closed();
+			}
+		}
+
+	}
+
+	/**
+	 * What both tuned connections add to Spring Data's: watched subscriptions, failed
+	 * commands reported and outages translated, and on close the event loop unmarked and
+	 * the hooks told. Created in the connection's constructor, where it marks the event
+	 * loop the connection is opened on.
+	 */
+	private static final class TunedBehaviour {
+
+		private final @Nullable ConnectionHooks hooks;
+
+		private final SubscriptionWatch subscriptionWatch;
+
+		// The event loop this connection was opened on, if any, marked until it closes
+		// (once: a connection may be closed twice).
+		private @Nullable EventLoopThread loop;
+
+		TunedBehaviour(@Nullable ConnectionHooks hooks, SubscriptionWatch subscriptionWatch) {
+			this.hooks = hooks;
+			this.subscriptionWatch = subscriptionWatch;
+			this.loop = BlockingCallGuard.enterSynchronousCall();
+		}
+
+		LettuceSubscription subscription(MessageListener listener,
+				StatefulRedisPubSubConnection<byte[], byte[]> connection, LettuceConnectionProvider provider) {
+			return new WatchedLettuceSubscription(listener, connection, provider, this.subscriptionWatch);
+		}
+
+		DataAccessException translate(Exception cause, Function<Exception, DataAccessException> stock) {
+			if (cause instanceof BlockingCallRefusedException refused) {
+				return refused;
+			}
+			if (this.hooks != null) {
+				this.hooks.failed(cause);
+			}
+			DataAccessException outage = OutageExceptions.translate(cause);
+			return (outage != null) ? outage : stock.apply(cause);
+		}
+
+		void closed() {
+			BlockingCallGuard.exitSynchronousCall(this.loop);
+			this.loop = null;
+			if (this.hooks != null) {
+				this.hooks.closed();
 			}
 		}
 

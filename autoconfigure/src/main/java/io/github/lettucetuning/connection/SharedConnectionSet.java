@@ -8,7 +8,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
+import io.github.lettucetuning.eventloop.BlockingCallGuard;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -97,6 +99,26 @@ public final class SharedConnectionSet implements AutoCloseable {
 	}
 
 	/**
+	 * Pick a member for one operation as {@link #select()} does, but pass over members
+	 * that a test rejects while another member is left; with every member rejected, the
+	 * usual pick. Count the operation in flight as {@link #select()} does.
+	 * @param avoid tells the connections to pass over
+	 * @return the picked connection
+	 */
+	public StatefulConnection<?, ?> select(Predicate<StatefulConnection<?, ?>> avoid) {
+		int start = selectIndex();
+		Slot slot = pick(start);
+		for (int offset = 1; offset < this.members.length && avoid.test(slot.connection); offset++) {
+			Slot other = this.members[(start + offset) % this.members.length].current;
+			if (isOpen(other) && !avoid.test(other.connection)) {
+				slot = other;
+			}
+		}
+		slot.inFlight.incrementAndGet();
+		return slot.connection;
+	}
+
+	/**
 	 * Pick a member, opening or replacing it if needed, and return a view of its
 	 * connection whose reactive commands count themselves in flight on the member from
 	 * subscription until they complete, fail or are cancelled. Nothing needs releasing.
@@ -107,7 +129,34 @@ public final class SharedConnectionSet implements AutoCloseable {
 	}
 
 	private Slot pick() {
-		return this.members[selectIndex()].slot(this.validateConnection);
+		return pick(selectIndex());
+	}
+
+	private Slot pick(int index) {
+		Member member = this.members[index];
+		Slot slot = member.current;
+		if (isOpen(slot) && !this.validateConnection) {
+			return slot;
+		}
+		// A caller on an event loop takes any member already open rather than open one:
+		// the new connection may be given the caller's own loop, which cannot connect it
+		// while its thread waits.
+		Slot open = BlockingCallGuard.onEventLoop() ? anyOpen() : null;
+		return (open != null) ? open : member.slot(this.validateConnection);
+	}
+
+	private @Nullable Slot anyOpen() {
+		for (Member member : this.members) {
+			Slot slot = member.current;
+			if (isOpen(slot)) {
+				return slot;
+			}
+		}
+		return null;
+	}
+
+	private static boolean isOpen(@Nullable Slot slot) {
+		return slot != null && !isClosed(slot.connection);
 	}
 
 	private int selectIndex() {
@@ -300,6 +349,11 @@ public final class SharedConnectionSet implements AutoCloseable {
 		// attempts.
 		private StatefulConnection<?, ?> connectOnOwnEventLoop() {
 			StatefulConnection<?, ?> connection = connect();
+			// Finding loops costs a PING per member, which a caller on an event loop may
+			// not be able to read: such a caller keeps the first connection.
+			if (BlockingCallGuard.onEventLoop()) {
+				return connection;
+			}
 			Set<Thread> taken = eventLoopsOfOtherMembers();
 			for (int attempt = 1; attempt <= SharedConnectionSet.this.members.length
 					&& isOnOneOf(taken, connection); attempt++) {

@@ -30,6 +30,8 @@ public final class CredentialsTracker {
 
 	private final @Nullable String source;
 
+	private final @Nullable String reason;
+
 	private volatile boolean streaming;
 
 	private volatile @Nullable String user;
@@ -44,12 +46,31 @@ public final class CredentialsTracker {
 	 * Spring Boot's properties
 	 */
 	public CredentialsTracker(@Nullable String configuredUser, @Nullable String source) {
-		this(configuredUser, source, Clock.systemUTC());
+		this(configuredUser, source, (String) null);
+	}
+
+	/**
+	 * Create a tracker that also says why its source supplies the credentials.
+	 * @param configuredUser the user of the static credentials, or {@code null} if the
+	 * client sends none or a provider issues them
+	 * @param source what supplies the credentials (a bean's type), or {@code null} for
+	 * Spring Boot's properties
+	 * @param reason why that bean supplies them, or why no bean does, or {@code null}
+	 * @since 0.1.0
+	 */
+	public CredentialsTracker(@Nullable String configuredUser, @Nullable String source, @Nullable String reason) {
+		this(configuredUser, source, reason, Clock.systemUTC());
 	}
 
 	CredentialsTracker(@Nullable String configuredUser, @Nullable String source, Clock clock) {
+		this(configuredUser, source, null, clock);
+	}
+
+	private CredentialsTracker(@Nullable String configuredUser, @Nullable String source, @Nullable String reason,
+			Clock clock) {
 		this.user = configuredUser;
 		this.source = source;
+		this.reason = reason;
 		this.clock = clock;
 	}
 
@@ -108,6 +129,15 @@ public final class CredentialsTracker {
 	 */
 	public @Nullable String source() {
 		return this.source;
+	}
+
+	/**
+	 * Return why the source supplies the credentials: which bean was taken and why, or
+	 * why none was.
+	 * @return the reason, or {@code null} if not known
+	 */
+	public @Nullable String reason() {
+		return this.reason;
 	}
 
 	/**

@@ -27,6 +27,7 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.ExtendedKeepAliveSupport;
+import io.lettuce.core.resource.NettyCustomizer;
 import io.lettuce.core.resource.Transports;
 import io.netty.resolver.AddressResolverGroup;
 import io.netty.resolver.DefaultAddressResolverGroup;
@@ -173,7 +174,7 @@ public final class EffectiveConfigurationReader {
 				keepAliveSettings,
 				new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
 						tcpUserTimeout ? socketOptions.getTcpUserTimeout().getTcpUserTimeout() : null),
-				inactiveReason, flushConsolidation(), dns());
+				inactiveReason, flushConsolidation(), dns(), applicationNettyCustomizer());
 	}
 
 	// Read from the resources: a customizer of the user's may have set another resolver.
@@ -216,6 +217,11 @@ public final class EffectiveConfigurationReader {
 		FlushConsolidation consolidation = CompositeNettyCustomizer.find(this.resources.nettyCustomizer(),
 				FlushConsolidation.class);
 		return (consolidation != null) ? consolidation.maxFlushes() : null;
+	}
+
+	private @Nullable String applicationNettyCustomizer() {
+		NettyCustomizer application = CompositeNettyCustomizer.application(this.resources.nettyCustomizer());
+		return (application != null) ? application.getClass().getName() : null;
 	}
 
 	// Lettuce picks its transport once per JVM; the channel class names it.

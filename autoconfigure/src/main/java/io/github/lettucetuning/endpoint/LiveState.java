@@ -11,7 +11,9 @@ import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.eventloop.BlockedEventLoop;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
+import io.github.lettucetuning.resilience.MaintenanceNotifications;
 import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.resilience.RoleChangeGuard;
 import io.github.lettucetuning.resilience.SubscriptionWatch;
 import io.github.lettucetuning.state.ClientEventRecorder;
 import io.github.lettucetuning.state.ConnectionSnapshot;
@@ -43,11 +45,13 @@ import org.jspecify.annotations.Nullable;
  * @param subscriptions the Pub/Sub subscriptions that reconnects did not restore
  * @param credentials who the client authenticates as and its re-authentications, or
  * {@code null} when not followed
+ * @param roleChanges the demoted primaries followed, or {@code null} when the connections
+ * do not follow them (a cluster, read-from, or switched off)
  * @since 0.1.0
  */
 public record LiveState(Connections connections, @Nullable PoolSnapshot pool, TimerState timer, @Nullable Events events,
 		@Nullable Topology topology, @Nullable Outages outages, @Nullable EventLoops eventLoops,
-		Subscriptions subscriptions, @Nullable Credentials credentials) {
+		Subscriptions subscriptions, @Nullable Credentials credentials, @Nullable RoleChanges roleChanges) {
 
 	/**
 	 * Read the live state.
@@ -70,9 +74,29 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 						connections.unopened(), inFlight(factory, factory.getSharedInFlight()),
 						inFlight(factory, factory.getReactiveInFlight())),
 				PoolSnapshot.of(factory), TimerState.of(timer), events, topology,
-				(guard != null) ? new Outages(guard.waitingCommands(), guard.outages()) : null,
+				(guard != null) ? new Outages(guard.waitingCommands(), guard.outages(), guard.connectionsMoved(),
+						Maintenance.of(guard.maintenanceNotifications())) : null,
 				EventLoops.of((guard != null) ? guard.watchdog() : null),
-				Subscriptions.of(factory.getSubscriptionWatch()), Credentials.of(factory, credentials, recorder));
+				Subscriptions.of(factory.getSubscriptionWatch()), Credentials.of(factory, credentials, recorder),
+				RoleChanges.of(factory.getRoleChangeGuard()));
+	}
+
+	/**
+	 * Servers found demoted to replicas while connections to them stayed open, and what
+	 * was done.
+	 *
+	 * @param reconnects how many times a connection was closed because its server had
+	 * become a replica
+	 * @param minInterval the shortest time between two such reconnects of one connection
+	 * @param lastChange the last role change acted on, or {@code null} if there was none
+	 */
+	public record RoleChanges(long reconnects, Duration minInterval, RoleChangeGuard.@Nullable RoleChange lastChange) {
+
+		static @Nullable RoleChanges of(@Nullable RoleChangeGuard guard) {
+			return (guard != null) ? new RoleChanges(guard.reconnects(), guard.minInterval(), guard.lastChange())
+					: null;
+		}
+
 	}
 
 	/**
@@ -98,6 +122,8 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 	 * send no credentials
 	 * @param source the type of the application's credentials provider or factory, or
 	 * {@code null} for Spring Boot's properties
+	 * @param choice which credentials bean was taken and why, or why none was
+	 * ({@code lettuce.tuning.credentials.provider})
 	 * @param rotating whether the provider streams new credentials
 	 * @param reauthenticate when Lettuce re-authenticates live connections
 	 * ({@code ON_NEW_CREDENTIALS} or {@code DEFAULT}, never)
@@ -110,9 +136,10 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 	 * @param lastReauthenticationFailure when a re-authentication last failed, or
 	 * {@code null}
 	 */
-	public record Credentials(@Nullable String user, @Nullable String source, boolean rotating, String reauthenticate,
-			@Nullable Instant lastIssued, @Nullable Long reauthentications, @Nullable Long reauthenticationFailures,
-			@Nullable Instant lastReauthentication, @Nullable Instant lastReauthenticationFailure) {
+	public record Credentials(@Nullable String user, @Nullable String source, @Nullable String choice, boolean rotating,
+			String reauthenticate, @Nullable Instant lastIssued, @Nullable Long reauthentications,
+			@Nullable Long reauthenticationFailures, @Nullable Instant lastReauthentication,
+			@Nullable Instant lastReauthenticationFailure) {
 
 		static @Nullable Credentials of(LettuceTuningConnectionFactory factory, @Nullable CredentialsTracker tracker,
 				@Nullable ClientEventRecorder recorder) {
@@ -124,8 +151,8 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 				.map(ClientOptions::getReauthenticateBehaviour)
 				.orElse(ClientOptions.DEFAULT_REAUTHENTICATE_BEHAVIOUR)
 				.name();
-			return new Credentials(tracker.user(), tracker.source(), tracker.streaming(), reauthenticate,
-					tracker.issuedAt(), (recorder != null) ? recorder.reauthentications() : null,
+			return new Credentials(tracker.user(), tracker.source(), tracker.reason(), tracker.streaming(),
+					reauthenticate, tracker.issuedAt(), (recorder != null) ? recorder.reauthentications() : null,
 					(recorder != null) ? recorder.reauthenticationFailures() : null,
 					(recorder != null) ? recorder.lastReauthentication() : null,
 					(recorder != null) ? recorder.lastReauthenticationFailure() : null);
@@ -162,8 +189,34 @@ public record LiveState(Connections connections, @Nullable PoolSnapshot pool, Ti
 	 *
 	 * @param waitingCommands commands sent on open connections that await a reply
 	 * @param unreachable the connections whose commands fail fast, longest outage first
+	 * @param connectionsMoved the reconnects that landed on another server address than
+	 * the connection had before (a {@code MOVING} notification, a DNS name that moved, a
+	 * Sentinel failover, a demoted primary)
+	 * @param maintenance the maintenance notifications of the servers
 	 */
-	public record Outages(long waitingCommands, List<OutageGuard.Outage> unreachable) {
+	public record Outages(long waitingCommands, List<OutageGuard.Outage> unreachable, long connectionsMoved,
+			Maintenance maintenance) {
+	}
+
+	/**
+	 * The maintenance notifications of the servers (Redis Enterprise, Redis Cloud).
+	 *
+	 * @param notifications the notifications the connections received
+	 * @param connectionsInWindow the connections in a maintenance window the server
+	 * announced and has not yet ended
+	 * @param relaxedCommands the commands written to a connection in a window, which
+	 * Lettuce gives its relaxed timeout and the stall check lets wait
+	 * @param refusal the server that first refused them and its reply, after which new
+	 * connections do not ask, or {@code null}
+	 */
+	public record Maintenance(long notifications, int connectionsInWindow, long relaxedCommands,
+			@Nullable String refusal) {
+
+		static Maintenance of(MaintenanceNotifications maintenance) {
+			return new Maintenance(maintenance.received(), maintenance.connectionsInWindow(),
+					maintenance.relaxedCommands(), maintenance.refusal());
+		}
+
 	}
 
 	// Pooled mode shares no connection, so there is nothing in flight to list.

@@ -28,8 +28,11 @@ import org.jspecify.annotations.Nullable;
  * and how many commands wait; one INFO line when it runs again. A spell in which the
  * timer's thread did not run either is the whole process pausing (a long
  * garbage-collection pause, CPU throttling, a stopped process): it is logged as such, and
- * blames no loop. Nor is a saturated loop blamed, one that keeps writing and reading
- * while a backlog of tasks holds the probe (see {@link LoopWatch}).
+ * blames no loop, and is counted and logged once however many loops it held. A loop
+ * decoding a large reply is told apart from code of the application by the innermost
+ * frames of its stack, and the WARN says so. Nor is a saturated loop blamed, one that
+ * keeps writing and reading while a backlog of tasks holds the probe (see
+ * {@link LoopWatch}).
  * <p>
  * Nothing runs while no command waits: see {@link LoopWatch}. While commands wait, each
  * loop gets one probe task per half threshold.
@@ -56,6 +59,9 @@ public final class EventLoopWatchdog implements AutoCloseable {
 	private final AtomicLong blockedSpells = new AtomicLong();
 
 	private final AtomicLong pauses = new AtomicLong();
+
+	// When the last pause counted ended, on System.nanoTime()'s clock.
+	private final AtomicLong pauseEndNanos = new AtomicLong(System.nanoTime());
 
 	private volatile @Nullable BlockedEventLoop lastBlocked;
 
@@ -127,6 +133,28 @@ public final class EventLoopWatchdog implements AutoCloseable {
 		}
 		blocked.sort(Comparator.comparing(BlockedEventLoop::since));
 		return blocked;
+	}
+
+	/**
+	 * Return the loops blocked now, after waiting at most one threshold and a half for
+	 * the loops that have left a probe unrun for a while to be found blocked or to run
+	 * it: a spell may have started just before the call. Returns at once when no loop is
+	 * that quiet, as when Redis is down and the loops run.
+	 * @return the spells under way, longest first
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public List<BlockedEventLoop> blockedNowOrSoon() throws InterruptedException {
+		// A tick finds a spell up to one period after its threshold has passed.
+		long deadline = System.nanoTime() + thresholdNanos() + periodNanos();
+		long quiet = periodNanos() / 2;
+		while (true) {
+			List<BlockedEventLoop> blocked = blockedNow();
+			if (!blocked.isEmpty() || System.nanoTime() >= deadline
+					|| this.watches.values().stream().noneMatch((watch) -> watch.quiet(quiet))) {
+				return blocked;
+			}
+			Thread.sleep(10);
+		}
 	}
 
 	/**
@@ -229,16 +257,38 @@ public final class EventLoopWatchdog implements AutoCloseable {
 		if (!logger.isWarnEnabled()) {
 			return;
 		}
+		String output = BlockedStack.decoding(stack);
+		String waiting = "while " + blocked.waitingCommands() + " commands wait for replies on its connections"
+				+ ((blocked.queuedTasks() > 0) ? " and " + blocked.queuedTasks()
+						+ " tasks wait in its queue (commands callers handed it that it has not written yet among them)"
+						: "");
+		String message = (output != null) ? decodingMessage(blocked, waiting, output)
+				: applicationMessage(blocked, waiting, stack);
+		logger.warn(message, new BlockedStack(blocked.thread(), stack));
+	}
+
+	// The loop does the client's own work: the reply is too large to decode in one go
+	// without holding every other connection of the loop.
+	private static String decodingMessage(BlockedEventLoop blocked, String waiting, String output) {
+		return "Lettuce event loop " + blocked.thread() + " has not run other work for " + seconds(blocked.duration())
+				+ " " + waiting + ": it is decoding a large Redis reply"
+				+ (output.isEmpty() ? "" : " (into " + output + ")") + ", at " + blocked.blockedAt()
+				+ ". Every command on this thread's connections waits until the whole reply "
+				+ "is decoded; Redis answered, the reply is just large. Ask for smaller replies: HSCAN, SSCAN, ZSCAN "
+				+ "or SCAN with a COUNT instead of HGETALL, SMEMBERS, ZRANGE 0 -1 or KEYS; LRANGE in pages instead of "
+				+ "LRANGE 0 -1; or split large values into smaller keys.";
+	}
+
+	private static String applicationMessage(BlockedEventLoop blocked, String waiting, StackTraceElement[] stack) {
 		String cause = BlockedStack.awaitsRedisReply(stack)
 				? " It waits for a Redis reply that only this thread can read: a synchronous Redis call made on the "
 						+ "event loop, which ends only when the command times out."
 				: "";
-		logger.warn("Lettuce event loop " + blocked.thread() + " has not run for " + seconds(blocked.duration())
-				+ " while " + blocked.waitingCommands() + " commands wait for replies on its connections: code "
-				+ "running on it blocks it, at " + blocked.blockedAt() + "." + cause
+		return "Lettuce event loop " + blocked.thread() + " has not run for " + seconds(blocked.duration()) + " "
+				+ waiting + ": code running on it blocks it, at " + blocked.blockedAt() + "." + cause
 				+ " Every command on this thread's connections waits until it returns; Redis is not at fault. "
 				+ "Move blocking work off the event loop (publishOn(Schedulers.boundedElastic()) before it, or the "
-				+ "reactive API instead of a synchronous call).", new BlockedStack(blocked.thread(), stack));
+				+ "reactive API instead of a synchronous call).";
 	}
 
 	void blockEnded(BlockedEventLoop blocked) {
@@ -249,13 +299,24 @@ public final class EventLoopWatchdog implements AutoCloseable {
 		}
 	}
 
-	void paused(Duration pause, int waitingCommands) {
+	// Every busy loop's tick comes late after one pause: the first to report it counts
+	// it, and a tick that was due before the counted pause ended is part of it.
+	void paused(long dueNanos, long nowNanos) {
+		long end = this.pauseEndNanos.get();
+		if (dueNanos - end < 0 || !this.pauseEndNanos.compareAndSet(end, nowNanos)) {
+			return;
+		}
 		this.pauses.incrementAndGet();
 		if (logger.isWarnEnabled()) {
-			logger.warn("The JVM did not run for about " + seconds(pause) + " while " + waitingCommands
-					+ " commands waited for Redis replies (a long garbage-collection pause, CPU throttling, or a "
-					+ "stopped process): lettuce-tuning's watchdog ran that late. Commands were delayed by the pause, "
-					+ "not by Redis.");
+			int waiting = 0;
+			for (LoopWatch watch : this.watches.values()) {
+				waiting += watch.waitingCommands();
+			}
+			// Counted after the pause: the loops may have read the replies already.
+			logger.warn("The JVM did not run for about " + seconds(Duration.ofNanos(nowNanos - dueNanos))
+					+ ((waiting > 0) ? " while " + waiting + " commands waited for Redis replies" : "")
+					+ " (a long garbage-collection pause, CPU throttling, or a stopped process): lettuce-tuning's "
+					+ "watchdog ran that late. Commands were delayed by the pause, not by Redis.");
 		}
 	}
 

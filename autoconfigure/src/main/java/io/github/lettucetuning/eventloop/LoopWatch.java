@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -123,7 +124,7 @@ public final class LoopWatch implements Runnable {
 			// The timer was held as long as the loop: the whole process did not run, and
 			// the loop gets a full threshold from now to show that it runs.
 			this.aliveNanos = now;
-			this.watchdog.paused(Duration.ofNanos(late), waitingCommands());
+			this.watchdog.paused(now - late, now);
 		}
 		int probe = this.probe.get();
 		if (probe != NO_PROBE) {
@@ -187,8 +188,13 @@ public final class LoopWatch implements Runnable {
 	private void blockStarted(long now, long since) {
 		Thread thread = this.thread;
 		StackTraceElement[] stack = (thread != null) ? thread.getStackTrace() : new StackTraceElement[0];
+		if (BlockedStack.idle(stack)) {
+			// The stack came after the stretch ended: the loop waits for work, and the
+			// probe, which woke it, runs next.
+			return;
+		}
 		BlockedEventLoop blocked = new BlockedEventLoop(threadName(), instant(since), Duration.ofNanos(now - since),
-				waitingCommands(), BlockedStack.firstApplicationFrame(stack));
+				waitingCommands(), queuedTasks(), BlockedStack.blockedAt(stack));
 		this.blockedSinceNanos = since;
 		this.blocked = blocked;
 		this.watchdog.blockStarted(blocked, stack);
@@ -230,12 +236,31 @@ public final class LoopWatch implements Runnable {
 		return blocked.lasting(Duration.ofNanos(System.nanoTime() - this.blockedSinceNanos));
 	}
 
+	/**
+	 * Return whether the loop has left a probe unrun for a while without having been
+	 * found blocked yet: a spell that may be starting.
+	 * @param quietNanos how long the probe must have waited
+	 * @return whether the loop may be blocked
+	 */
+	boolean quiet(long quietNanos) {
+		return this.probe.get() == PROBE_SENT && System.nanoTime() - this.aliveNanos >= quietNanos;
+	}
+
 	int waitingCommands() {
 		int waiting = 0;
 		for (Connection connection : this.connections) {
 			waiting += connection.waitingCommands();
 		}
 		return waiting;
+	}
+
+	// Read once per spell, off the loop: a caller's write to a channel from outside the
+	// loop is a task in this queue until the loop runs it. The probe is one of them.
+	private int queuedTasks() {
+		if (!(this.loop instanceof SingleThreadEventExecutor executor)) {
+			return -1;
+		}
+		return Math.max(0, executor.pendingTasks() - 1);
 	}
 
 	private String threadName() {

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.resilience.RoleChangeGuard;
 import io.github.lettucetuning.resilience.SubscriptionWatch;
 import io.github.lettucetuning.state.ConnectionSnapshot;
 import io.github.lettucetuning.state.PoolSnapshot;
@@ -56,6 +57,20 @@ final class LettuceHealthDetails {
 		if (!unrestored.isEmpty()) {
 			builder.withDetail("unrestoredSubscriptions", unrestored);
 		}
+		RoleChangeGuard roleChanges = factory.getRoleChangeGuard();
+		RoleChangeGuard.RoleChange change = (roleChanges != null) ? roleChanges.lastChange() : null;
+		if (change != null) {
+			builder.withDetail("roleChange", describe(change));
+		}
+	}
+
+	static Map<String, Object> describe(RoleChangeGuard.RoleChange change) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("at", change.at().toString());
+		details.put("server", change.server());
+		details.put("action", change.action());
+		details.put("failedCommands", change.failedCommands());
+		return details;
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +20,7 @@ import io.github.lettucetuning.eventloop.BlockedEventLoop;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.state.ServerIdentity;
+import io.lettuce.core.RedisCommandTimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -48,9 +50,17 @@ import org.springframework.util.Assert;
  * addresses with credentials.
  * <p>
  * An event loop that the application blocks cannot read the check's reply either. A check
- * that times out while the {@link EventLoopWatchdog} reports a blocked loop stays
- * {@code UP}, with the blocked loops in its details: the client, not Redis, is at fault,
- * and a readiness probe must not take the application out of service for it.
+ * that times out (the caller's wait or, for a caller that joined a check under way, the
+ * check's own) while the {@link EventLoopWatchdog} reports a blocked loop asks Redis by
+ * another route, a {@code PING} on a plain socket of the calling thread's
+ * ({@link RedisProbe}): if Redis answers, or cannot be asked, the health stays {@code UP}
+ * with the blocked loops in its details, because the client, not Redis, is at fault and a
+ * readiness probe must not take the application out of service for it; if Redis does not
+ * answer, it is {@code DOWN} for Redis. A loop blocked for longer than the command
+ * timeout ({@code spring.data.redis.timeout}, Spring Data's 60 s if unset) is another
+ * matter: every command on its connections has failed by then, and it may never return (a
+ * deadlock, an endless callback). The health is then {@code DOWN} at once, naming the
+ * loop, its frame and for how long, so that a liveness probe can restart the application.
  * <p>
  * Spring Boot logs a WARN with a stack trace for every failed check; this indicator logs
  * a change of state instead: one WARN with its cause in one line when Redis goes
@@ -58,6 +68,8 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
+// Works around Boot's Redis health waiting out the command timeout:
+// docs/upstream.md#bounded-redis-health
 public class LettuceHealthIndicator extends AbstractHealthIndicator implements DisposableBean {
 
 	/**
@@ -80,6 +92,12 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	private final AtomicReference<@Nullable CompletableFuture<RedisCheck.Result>> running = new AtomicReference<>();
 
 	private final HealthTransitions transitions = new HealthTransitions(logger);
+
+	private final RedisProbe probe;
+
+	private final Duration blockedLoopBound;
+
+	private final AtomicReference<@Nullable CompletableFuture<RedisProbe.Outcome>> probing = new AtomicReference<>();
 
 	/**
 	 * Create an indicator that waits {@link #DEFAULT_TIMEOUT} for Redis.
@@ -113,6 +131,8 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 		this.timeout = timeout;
 		this.outageGuard = outageGuard;
 		this.check = new RedisCheck(connectionFactory, timeout);
+		this.probe = new RedisProbe(connectionFactory);
+		this.blockedLoopBound = connectionFactory.getClientConfiguration().getCommandTimeout();
 		this.executor = checkExecutor();
 	}
 
@@ -148,38 +168,134 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	protected void doHealthCheck(Health.Builder builder) {
 		LettuceHealthDetails.describe(this.connectionFactory, builder);
 		describeOutages(builder);
+		int inWindow = connectionsInMaintenanceWindow();
+		if (inWindow > 0) {
+			builder.withDetail("connectionsInMaintenanceWindow", inWindow);
+		}
 		List<BlockedEventLoop> blocked = blockedLoops();
-		CompletableFuture<RedisCheck.Result> result = startOrJoin();
-		try {
-			result.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS).applyTo(builder);
-			this.transitions.up();
-		}
-		catch (TimeoutException ex) {
-			// A loop blocked while the check waited is the likelier cause of the silence.
-			blocked = blocked.isEmpty() ? blockedLoops() : blocked;
-			timedOut(builder, blocked);
-		}
-		catch (ExecutionException ex) {
-			down(builder, (ex.getCause() != null) ? ex.getCause() : ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			down(builder, ex);
+		if (!blockedPastBound(builder, blocked)) {
+			blocked = check(builder, blocked);
 		}
 		describe(builder, blocked);
 	}
 
-	private void timedOut(Health.Builder builder, List<BlockedEventLoop> blocked) {
-		if (!blocked.isEmpty()) {
-			builder.up()
-				.withDetail("check", "no answer within " + this.timeout.toMillis() + "ms while event loop "
-						+ blocked.get(0).thread() + " was blocked by the application; Redis is not at fault");
-			this.transitions.up();
-			return;
+	// A loop blocked past the bound: the client cannot serve commands, whatever Redis
+	// does, and a check would only wait on the loop too.
+	private boolean blockedPastBound(Health.Builder builder, List<BlockedEventLoop> blocked) {
+		for (BlockedEventLoop loop : blocked) {
+			if (loop.duration().compareTo(this.blockedLoopBound) >= 0) {
+				String error = "Lettuce event loop " + loop.thread() + " has been blocked for "
+						+ seconds(loop.duration()) + " at " + loop.blockedAt() + ", longer than the command timeout ("
+						+ seconds(this.blockedLoopBound) + ", spring.data.redis.timeout): every command on its "
+						+ "connections times out until it returns. The application blocks it, not Redis";
+				builder.down().withDetail("error", error);
+				this.transitions.down(error, null);
+				return true;
+			}
 		}
-		String error = "Redis did not answer within " + this.timeout.toMillis() + "ms";
-		builder.down().withDetail("error", error);
-		this.transitions.down(error, null);
+		return false;
+	}
+
+	private List<BlockedEventLoop> check(Health.Builder builder, List<BlockedEventLoop> blocked) {
+		CompletableFuture<RedisCheck.Result> result = startOrJoin();
+		try {
+			result.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS).applyTo(builder);
+			this.transitions.up();
+			return blocked;
+		}
+		catch (TimeoutException ex) {
+			return timedOut(builder, blocked);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			// A check joined late times out on its own before this caller does: the same
+			// silence, judged the same way.
+			if (cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException) {
+				return timedOut(builder, blocked);
+			}
+			down(builder, cause);
+			return blocked;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			down(builder, ex);
+			return blocked;
+		}
+	}
+
+	// A loop blocked while the check waited is the likelier cause of the silence, unless
+	// Redis does not answer a separate connection either.
+	private List<BlockedEventLoop> timedOut(Health.Builder builder, List<BlockedEventLoop> blockedBefore) {
+		int inWindow = connectionsInMaintenanceWindow();
+		if (inWindow > 0) {
+			builder.up()
+				.withDetail("check",
+						"no answer within " + this.timeout.toMillis() + "ms while " + inWindow
+								+ " connections are in a maintenance window the server announced; Lettuce relaxes its "
+								+ "timeouts until the server announces its end");
+			this.transitions.up();
+			return blockedBefore;
+		}
+		List<BlockedEventLoop> blocked = blockedLoopsOrSoon();
+		if (blocked.isEmpty()) {
+			blocked = blockedBefore;
+		}
+		if (blocked.isEmpty()) {
+			String error = "Redis did not answer within " + this.timeout.toMillis() + "ms";
+			builder.down().withDetail("error", error);
+			this.transitions.down(error, null);
+			return blocked;
+		}
+		if (blockedPastBound(builder, blocked)) {
+			return blocked;
+		}
+		RedisProbe.Outcome probe = probe();
+		String loop = blocked.get(0).thread();
+		if (probe.state() == RedisProbe.State.SILENT) {
+			String error = "Redis did not answer within " + this.timeout.toMillis()
+					+ "ms, nor a PING on a separate connection to " + probe.about() + ", while event loop " + loop
+					+ " was blocked: Redis is at fault";
+			builder.down().withDetail("error", error);
+			this.transitions.down(error, null);
+			return blocked;
+		}
+		String check = "no answer within " + this.timeout.toMillis() + "ms while event loop " + loop
+				+ " was blocked by the application; "
+				+ ((probe.state() == RedisProbe.State.ALIVE)
+						? "Redis answered a PING on a separate connection (" + probe.about() + "): it is not at fault"
+						: "Redis was not asked on a separate connection (" + probe.about() + ")");
+		builder.up().withDetail("check", check);
+		this.transitions.up();
+		return blocked;
+	}
+
+	// One probe at a time: callers that come while it runs share its outcome.
+	private RedisProbe.Outcome probe() {
+		CompletableFuture<RedisProbe.Outcome> current = this.probing.get();
+		if (current == null || current.isDone()) {
+			CompletableFuture<RedisProbe.Outcome> next = new CompletableFuture<>();
+			if (this.probing.compareAndSet(current, next)) {
+				try {
+					next.complete(this.probe.ping(this.timeout));
+				}
+				catch (RuntimeException ex) {
+					next.complete(RedisProbe.Outcome.unknown(ex.toString()));
+				}
+				return next.join();
+			}
+			current = this.probing.get();
+		}
+		try {
+			return (current != null) ? current.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS)
+					: RedisProbe.Outcome.unknown("no probe");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return RedisProbe.Outcome.unknown("interrupted");
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			return RedisProbe.Outcome.silent("the probe's servers (" + ex + ")");
+		}
 	}
 
 	// Boot's down(Throwable) has its indicator log a WARN with the stack trace on every
@@ -190,8 +306,34 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 		this.transitions.down(error, failure);
 	}
 
+	private List<BlockedEventLoop> blockedLoopsOrSoon() {
+		EventLoopWatchdog watchdog = watchdog();
+		if (watchdog == null) {
+			return List.of();
+		}
+		try {
+			return watchdog.blockedNowOrSoon();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return watchdog.blockedNow();
+		}
+	}
+
+	private int connectionsInMaintenanceWindow() {
+		return (this.outageGuard != null) ? this.outageGuard.maintenanceNotifications().connectionsInWindow() : 0;
+	}
+
+	private @Nullable EventLoopWatchdog watchdog() {
+		return (this.outageGuard != null) ? this.outageGuard.watchdog() : null;
+	}
+
+	private static String seconds(Duration duration) {
+		return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+	}
+
 	private List<BlockedEventLoop> blockedLoops() {
-		EventLoopWatchdog watchdog = (this.outageGuard != null) ? this.outageGuard.watchdog() : null;
+		EventLoopWatchdog watchdog = watchdog();
 		return (watchdog != null) ? watchdog.blockedNow() : List.of();
 	}
 
@@ -206,6 +348,9 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 			details.put("since", loop.since().toString());
 			details.put("for", loop.duration().toMillis() + "ms");
 			details.put("at", loop.blockedAt());
+			if (loop.queuedTasks() > 0) {
+				details.put("queuedTasks", loop.queuedTasks());
+			}
 			loops.add(details);
 		}
 		builder.withDetail("blockedEventLoops", loops);
@@ -223,6 +368,9 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 			details.put("for", outage.duration().toMillis() + "ms");
 			if (outage.rejection() != null) {
 				details.put("rejected", outage.rejection());
+			}
+			if (outage.tls() != null) {
+				details.put("tls", outage.tls());
 			}
 			unreachable.add(details);
 		}

@@ -28,11 +28,14 @@ import org.springframework.data.redis.connection.RedisConnection;
 /**
  * The round trip of the {@code lettuce} health check, on the connection application
  * commands use. A standalone server answers {@code INFO server} (for its name and
- * version), a cluster {@code CLUSTER INFO} and then {@code INFO server} from the node the
- * client uses by default; a user whose ACL denies those ({@code NOPERM}) gets
- * {@code PING} instead, plus the client's own cluster view, and the denial is remembered
- * so later checks go straight to {@code PING}. Each command waits at most the timeout.
+ * version) and {@code INFO replication} (for its role), sent together, a cluster
+ * {@code CLUSTER INFO} and then {@code INFO server} from the node the client uses by
+ * default; a user whose ACL denies those ({@code NOPERM}) gets {@code PING} instead, plus
+ * the client's own cluster view, and the denial is remembered so later checks go straight
+ * to {@code PING}. Each command waits at most the timeout.
  */
+// Works around Boot's health reporting redis_version, which Valkey fixes:
+// docs/upstream.md#the-servers-own-version-in-health
 final class RedisCheck {
 
 	private final LettuceTuningConnectionFactory connectionFactory;
@@ -72,7 +75,15 @@ final class RedisCheck {
 		Map<String, Object> details = new LinkedHashMap<>();
 		if (!this.infoDenied) {
 			try {
-				describe(serverInfo(commands), details);
+				// Sent together: one round trip
+				RedisFuture<String> replication = commands.info("replication");
+				ServerIdentity identity = serverInfo(commands);
+				String role = role(await(replication));
+				this.server = identity.withRole(role);
+				describe(identity, details);
+				if (role != null) {
+					details.put("role", role);
+				}
 				details.put("check", "info");
 				return new Result(true, details);
 			}
@@ -125,6 +136,20 @@ final class RedisCheck {
 		ServerIdentity identity = ServerIdentity.fromInfo(await(commands.info("server")));
 		this.server = identity;
 		return identity;
+	}
+
+	// The role as the server states it: a standalone endpoint whose server says replica
+	// refuses writes (a demoted primary, or an application pointed at a replica).
+	private static @Nullable String role(String replication) {
+		String role = parse(replication).get("role");
+		if (role == null) {
+			return null;
+		}
+		return switch (role) {
+			case "master" -> "primary";
+			case "slave" -> "replica";
+			default -> role;
+		};
 	}
 
 	// Spring Boot's key "version", with the server's own version rather than the

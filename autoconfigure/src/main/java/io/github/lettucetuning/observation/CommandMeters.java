@@ -19,11 +19,14 @@ import org.jspecify.annotations.Nullable;
  * up once per server address and command type; a command that completes normally
  * allocates nothing.
  * <p>
- * It does not record {@code lettuce.active}, the observation's long-task timer: that
- * takes an object per command. An application that reads it keeps Boot's observation.
+ * It also exports {@code lettuce.active}, the observation's long-task timer, without a
+ * sample per command: its values are computed when the registry is read, from the
+ * commands in flight on every channel (see {@code ActiveCommands}).
  *
  * @since 0.1.0
  */
+// Works around Boot timing every command through an Observation:
+// docs/upstream.md#boots-lettuce-timer-without-an-observation-per-command
 public final class CommandMeters implements NettyCustomizer {
 
 	static final String HANDLER_NAME = "lettuceTuningCommandMeters";
@@ -31,6 +34,8 @@ public final class CommandMeters implements NettyCustomizer {
 	private final MeterRegistry registry;
 
 	private final Tags commonTags;
+
+	private final boolean longTaskTimer;
 
 	private final ConcurrentMap<Tags, EndpointTimers> endpoints = new ConcurrentHashMap<>();
 
@@ -41,7 +46,22 @@ public final class CommandMeters implements NettyCustomizer {
 	 * ({@code management.observations.key-values})
 	 */
 	public CommandMeters(MeterRegistry registry, Map<String, String> commonKeyValues) {
+		this(registry, commonKeyValues, true);
+	}
+
+	/**
+	 * Record command meters in a registry.
+	 * @param registry the registry, the one Spring Boot's observation handler records in
+	 * @param commonKeyValues the key values Spring Boot adds to every observation
+	 * ({@code management.observations.key-values})
+	 * @param longTaskTimer whether to export {@code lettuce.active}, as Boot's meter
+	 * handler does unless {@code management.metrics.observations.ignored-meters} lists
+	 * {@code long-task-timer}
+	 * @since 0.1.0
+	 */
+	public CommandMeters(MeterRegistry registry, Map<String, String> commonKeyValues, boolean longTaskTimer) {
 		this.registry = registry;
+		this.longTaskTimer = longTaskTimer;
 		Tags tags = Tags.empty();
 		for (Map.Entry<String, String> keyValue : commonKeyValues.entrySet()) {
 			tags = tags.and(keyValue.getKey(), keyValue.getValue());
@@ -56,7 +76,7 @@ public final class CommandMeters implements NettyCustomizer {
 
 	EndpointTimers endpoint(@Nullable SocketAddress remote) {
 		return this.endpoints.computeIfAbsent(EndpointTimers.peerTags(remote),
-				(peer) -> new EndpointTimers(this.registry, remote, this.commonTags));
+				(peer) -> new EndpointTimers(this.registry, remote, this.commonTags, this.longTaskTimer));
 	}
 
 }

@@ -1,15 +1,21 @@
 package io.github.lettucetuning.observation;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.protocol.CommandWrapper;
 import io.lettuce.core.protocol.CompleteableCommand;
+import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -36,12 +42,12 @@ import org.jspecify.annotations.Nullable;
  * scheduled only while commands wait.
  * <p>
  * Outcomes are Boot's observation's, read off the completed command (see
- * {@link #record(EndpointTimers, RedisCommand, long)}), with one exception: a reactive
- * command that its subscriber cancels before the reply is cancelled inside Lettuce with
- * no trace on the command that tells it from one cancelled after its reply, so it is
- * recorded when its reply arrives, with {@code error=none}; Boot's observation, whose
- * tracing wraps every command, records it at the cancel with
- * {@code error=CancellationException}.
+ * {@link #record(EndpointTimers, RedisCommand, long)}). A reactive command that its
+ * subscriber cancels before the reply is cancelled inside Lettuce without a callback: it
+ * is recorded with {@code error=CancellationException} when the handler next looks at it
+ * before its reply, at the end of a read batch or at the check (a followed one is watched
+ * by the check until it completes), so up to {@value #SLOW_MILLIS} ms later than Boot's
+ * observation records it, at the cancel.
  */
 final class CommandMetersHandler extends ChannelDuplexHandler {
 
@@ -49,9 +55,15 @@ final class CommandMetersHandler extends ChannelDuplexHandler {
 
 	static final long SLOW_MILLIS = 50;
 
+	private static final String CANCELLED = CancellationException.class.getSimpleName();
+
 	private static final long SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(SLOW_MILLIS);
 
 	private static final int INITIAL_CAPACITY = 64;
+
+	// How far behind a waiting head to look for a reply that passed it; commands behind
+	// more redirections than that wait for the check
+	private static final int REDIRECT_SCAN = 16;
 
 	private final CommandMeters meters;
 
@@ -67,8 +79,29 @@ final class CommandMetersHandler extends ChannelDuplexHandler {
 
 	private @Nullable ScheduledFuture<?> check;
 
+	// Followed commands that their subscriber may cancel without a callback (no future
+	// in their chain): the check looks for the cancel while the channel is active
+	private final List<Completion> watched = new ArrayList<>();
+
+	// Lettuce's command handler's stack of commands awaiting a reply: tells a reactive
+	// command cancelled before its reply (SilentCancellation).
+	private @Nullable Collection<? extends RedisCommand<?, ?, ?>> awaitingReplies;
+
 	CommandMetersHandler(CommandMeters meters) {
 		this.meters = meters;
+	}
+
+	@Override
+	public void handlerAdded(ChannelHandlerContext ctx) {
+		CommandHandler commandHandler = ctx.pipeline().get(CommandHandler.class);
+		if (commandHandler != null) {
+			awaitingReplies(commandHandler.getStack());
+		}
+	}
+
+	// Lettuce's command handler's stack; a test's stand-in for it.
+	void awaitingReplies(Collection<? extends RedisCommand<?, ?, ?>> awaitingReplies) {
+		this.awaitingReplies = awaitingReplies;
 	}
 
 	@Override
@@ -107,15 +140,31 @@ final class CommandMetersHandler extends ChannelDuplexHandler {
 	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
 		recordDone(System.nanoTime());
 		while (this.size > 0) {
-			follow(this.commands[this.head], this.starts[this.head]);
+			follow(this.commands[this.head], this.starts[this.head], false);
 			removeOldest();
 		}
+		this.watched.clear();
 		ScheduledFuture<?> check = this.check;
 		if (check != null) {
 			check.cancel(false);
 			this.check = null;
 		}
+		closed();
 		super.channelInactive(ctx);
+	}
+
+	@Override
+	public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
+		closed();
+		super.handlerRemoved(ctx);
+	}
+
+	private void closed() {
+		EndpointTimers timers = this.timers;
+		ActiveCommands active = (timers != null) ? timers.active() : null;
+		if (active != null) {
+			active.closed(this);
+		}
 	}
 
 	private void written(ChannelHandlerContext ctx, RedisCommand<?, ?, ?> command, long now) {
@@ -123,7 +172,12 @@ final class CommandMetersHandler extends ChannelDuplexHandler {
 			return;
 		}
 		if (this.timers == null) {
-			this.timers = this.meters.endpoint(ctx.channel().remoteAddress());
+			EndpointTimers timers = this.meters.endpoint(ctx.channel().remoteAddress());
+			ActiveCommands active = timers.active();
+			if (active != null) {
+				active.opened(this);
+			}
+			this.timers = timers;
 		}
 		add(command, now);
 		if (this.check == null) {
@@ -172,35 +226,80 @@ final class CommandMetersHandler extends ChannelDuplexHandler {
 	private void recordDone(long now) {
 		while (this.size > 0) {
 			RedisCommand<?, ?, ?> command = this.commands[this.head];
-			if (!command.isDone()) {
+			if (command.isDone()) {
+				record(command, now - this.starts[this.head]);
+			}
+			else if (answeredBehindHead() || replyRead(command)) {
+				// Its reply passed without completing it: a cluster redirection (MOVED or
+				// ASK), which sends it again. Boot's observation of this write ends when
+				// the command completes, wherever, and so does the callback
+				follow(command, this.starts[this.head], true);
+			}
+			else {
 				return;
 			}
-			record(command, now - this.starts[this.head]);
 			removeOldest();
 		}
+	}
+
+	// Whether one of the few commands behind the head completed with a reply: replies
+	// come in order, so the head's has been read. Only read while the head waits at the
+	// end of a read batch; a command completed by a timeout or a cancel says nothing.
+	private boolean answeredBehindHead() {
+		int mask = this.commands.length - 1;
+		int limit = Math.min(this.size, REDIRECT_SCAN + 1);
+		for (int i = 1; i < limit; i++) {
+			RedisCommand<?, ?, ?> command = this.commands[(this.head + i) & mask];
+			if (command.isDone()) {
+				CommandOutput<?, ?, ?> output = command.getOutput();
+				if (!command.isCancelled() && output != null && output.getError() == null) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	// Whether Lettuce took the waiting head off its stack, which it does when it reads
+	// the head's reply: a redirection whose reply ended its read batch, with no reply
+	// behind it yet. Lettuce's handler may stack a wrapper of what was written (its
+	// latency recorder's): the commands underneath are compared.
+	private boolean replyRead(RedisCommand<?, ?, ?> head) {
+		if (!(this.awaitingReplies instanceof Queue<? extends RedisCommand<?, ?, ?>> stack)) {
+			return false;
+		}
+		RedisCommand<?, ?, ?> oldest = stack.peek();
+		return oldest == null || CommandWrapper.unwrap(oldest) != CommandWrapper.unwrap(head);
 	}
 
 	private void record(RedisCommand<?, ?, ?> command, long nanos) {
 		EndpointTimers timers = this.timers;
 		if (timers != null) {
-			record(timers, command, nanos);
+			record(timers, command, nanos, this.awaitingReplies);
 		}
 	}
 
 	// What Boot's observation tags, read off the completed command: its span tags the
 	// exception a command completes with only when the command's output holds no error,
-	// and Lettuce writes every exception but a cancellation into the output. Only a
-	// future
-	// tells a cancellation before the reply from one after it: Reactor cancels a reactive
-	// command after its one reply too, and a plain command keeps the last state it is put
-	// in.
-	static void record(EndpointTimers timers, RedisCommand<?, ?, ?> command, long nanos) {
+	// and Lettuce writes every exception but a cancellation into the output. A future in
+	// the command's chain tells a cancellation before the reply from one after it; a
+	// reactive command has none, and whether it still awaits its reply tells it
+	// (SilentCancellation; only on the channel's loop, given the command handler's
+	// stack).
+	static void record(EndpointTimers timers, RedisCommand<?, ?, ?> command, long nanos,
+			@Nullable Collection<? extends RedisCommand<?, ?, ?>> awaitingReplies) {
 		CommandOutput<?, ?, ?> output = command.getOutput();
-		CompletableFuture<?> future = (output != null && output.getError() == null)
-				? CommandWrapper.unwrap(command, CompletableFuture.class) : null;
+		if (output != null && output.getError() != null) {
+			timers.succeeded(command.getType(), nanos);
+			return;
+		}
+		CompletableFuture<?> future = CommandWrapper.unwrap(command, CompletableFuture.class);
 		Throwable failure = (future != null) ? failure(future) : null;
 		if (failure != null) {
 			timers.failed(command.getType(), failure.getClass().getSimpleName(), nanos);
+		}
+		else if (future == null && SilentCancellation.cancelledBeforeReply(command, awaitingReplies)) {
+			timers.failed(command.getType(), CANCELLED, nanos);
 		}
 		else {
 			timers.succeeded(command.getType(), nanos);
@@ -237,37 +336,141 @@ final class CommandMetersHandler extends ChannelDuplexHandler {
 				record(command, now - this.starts[this.head]);
 			}
 			else {
-				follow(command, this.starts[this.head]);
+				follow(command, this.starts[this.head], true);
 			}
 			removeOldest();
 		}
+		this.watched.removeIf((completion) -> completion.settle(now));
 		if (this.size > 0) {
 			scheduleCheck(ctx, this.starts[this.head] + SLOW_NANOS - now);
 		}
+		else if (!this.watched.isEmpty()) {
+			scheduleCheck(ctx, SLOW_NANOS);
+		}
 	}
 
-	private void follow(RedisCommand<?, ?, ?> command, long start) {
+	private void follow(RedisCommand<?, ?, ?> command, long start, boolean watch) {
 		EndpointTimers timers = this.timers;
 		if (timers != null && command instanceof CompleteableCommand<?> completeable) {
-			completeable.onComplete(new Completion(timers, command, start));
+			Completion completion = new Completion(timers, command, start, this.awaitingReplies);
+			if (watch && CommandWrapper.unwrap(command, CompletableFuture.class) == null) {
+				this.watched.add(completion);
+			}
+			ActiveCommands active = timers.active();
+			if (active != null) {
+				active.follow(completion);
+			}
+			completeable.onComplete(completion);
+			// A command that completed already may keep a late callback without running
+			// it
+			if (active != null && command.isDone()) {
+				active.unfollow(completion);
+			}
 		}
 	}
 
 	/**
-	 * Records one command when it completes; never throws into the thread that completes
-	 * or cancels it.
+	 * Add the commands of a type in this channel's ring that are not done yet to a tally.
+	 * Runs on the thread reading the registry, without synchronising with the event loop:
+	 * the ring's fields are read once each and every slot is checked for {@code null}.
+	 * @param type the command type
+	 * @param tally the tally to add to
 	 */
-	private record Completion(EndpointTimers timers, RedisCommand<?, ?, ?> command,
-			long start) implements BiConsumer<@Nullable Object, @Nullable Throwable> {
+	void tally(ProtocolKeyword type, ActiveCommands.Tally tally) {
+		RedisCommand<?, ?, ?>[] commands = this.commands;
+		long[] starts = this.starts;
+		int head = this.head;
+		int size = Math.min(this.size, Math.min(commands.length, starts.length));
+		int mask = Math.min(commands.length, starts.length) - 1;
+		for (int i = 0; i < size; i++) {
+			int index = (head + i) & mask;
+			RedisCommand<?, ?, ?> command = commands[index];
+			if (command != null && type.equals(command.getType()) && !command.isDone()) {
+				tally.add(starts[index]);
+			}
+		}
+	}
+
+	/**
+	 * Records one command when it completes, or when the handler's check finds it
+	 * cancelled before its reply, whichever comes first; never throws into the thread
+	 * that completes or cancels it.
+	 */
+	private static final class Completion
+			implements BiConsumer<@Nullable Object, @Nullable Throwable>, ActiveCommands.Followed {
+
+		private final EndpointTimers timers;
+
+		private final RedisCommand<?, ?, ?> command;
+
+		private final long start;
+
+		// Read only by the handler's check, on the channel's event loop.
+		private final @Nullable Collection<? extends RedisCommand<?, ?, ?>> awaitingReplies;
+
+		private final AtomicBoolean recorded = new AtomicBoolean();
+
+		Completion(EndpointTimers timers, RedisCommand<?, ?, ?> command, long start,
+				@Nullable Collection<? extends RedisCommand<?, ?, ?>> awaitingReplies) {
+			this.awaitingReplies = awaitingReplies;
+			this.timers = timers;
+			this.command = command;
+			this.start = start;
+		}
 
 		@Override
 		public void accept(@Nullable Object result, @Nullable Throwable error) {
 			try {
-				record(this.timers, this.command, System.nanoTime() - this.start);
+				if (claim()) {
+					record(this.timers, this.command, System.nanoTime() - this.start, null);
+				}
 			}
 			catch (RuntimeException ex) {
 				logger.debug("Recording a Redis command's meters failed", ex);
 			}
+		}
+
+		/**
+		 * Record the command if it was cancelled before its reply.
+		 * @param now the time of the check
+		 * @return whether the command is recorded, by this call or by its callback
+		 */
+		boolean settle(long now) {
+			if (this.recorded.get()) {
+				return true;
+			}
+			if (this.command.isDone() && SilentCancellation.cancelledBeforeReply(this.command, this.awaitingReplies)
+					&& claim()) {
+				this.timers.failed(this.command.getType(), CANCELLED, now - this.start);
+				return true;
+			}
+			return false;
+		}
+
+		private boolean claim() {
+			if (!this.recorded.compareAndSet(false, true)) {
+				return false;
+			}
+			ActiveCommands active = this.timers.active();
+			if (active != null) {
+				active.unfollow(this);
+			}
+			return true;
+		}
+
+		@Override
+		public ProtocolKeyword type() {
+			return this.command.getType();
+		}
+
+		@Override
+		public long start() {
+			return this.start;
+		}
+
+		@Override
+		public boolean isDone() {
+			return this.command.isDone();
 		}
 
 	}

@@ -2,6 +2,7 @@ package io.github.lettucetuning.observation;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -41,9 +42,26 @@ final class EndpointTimers {
 
 	private final ConcurrentMap<ProtocolKeyword, Timer> byOtherKeyword = new ConcurrentHashMap<>();
 
-	EndpointTimers(MeterRegistry registry, @Nullable SocketAddress remote, Tags commonTags) {
+	private final @Nullable ActiveCommands active;
+
+	private final Tags activeTags;
+
+	private final Set<ProtocolKeyword> activeTypes = ConcurrentHashMap.newKeySet();
+
+	EndpointTimers(MeterRegistry registry, @Nullable SocketAddress remote, Tags commonTags, boolean longTaskTimer) {
 		this.registry = registry;
-		this.tags = peerTags(remote).and(commonTags);
+		this.activeTags = peerTags(remote);
+		this.tags = this.activeTags.and(commonTags);
+		this.active = longTaskTimer ? new ActiveCommands() : null;
+	}
+
+	/**
+	 * Return the commands of this address in flight, or {@code null} if
+	 * {@code lettuce.active} is not recorded.
+	 * @return the commands in flight
+	 */
+	@Nullable ActiveCommands active() {
+		return this.active;
 	}
 
 	// The key values of Lettuce's DefaultLettuceObservationConvention for the endpoint
@@ -66,6 +84,7 @@ final class EndpointTimers {
 	}
 
 	void failed(ProtocolKeyword type, String error, long nanos) {
+		registerActive(type);
 		this.registry.timer(TIMER_NAME, this.tags.and("db.operation", type.toString()).and("error", error))
 			.record(nanos, TimeUnit.NANOSECONDS);
 	}
@@ -83,7 +102,17 @@ final class EndpointTimers {
 	}
 
 	private Timer register(ProtocolKeyword type) {
+		registerActive(type);
 		return this.registry.timer(TIMER_NAME, this.tags.and("db.operation", type.toString()).and("error", NO_ERROR));
+	}
+
+	// Boot's observation registers lettuce.active for a command type when the first
+	// such command starts; this registers it when the first one is recorded.
+	private void registerActive(ProtocolKeyword type) {
+		ActiveCommands active = this.active;
+		if (active != null && this.activeTypes.add(type)) {
+			active.register(this.registry, this.activeTags, type);
+		}
 	}
 
 }

@@ -5,12 +5,14 @@ import java.net.SocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.protocol.CompleteableCommand;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.protocol.Endpoint;
+import io.lettuce.core.protocol.RedisCommand;
 import io.netty.channel.Channel;
 import org.jspecify.annotations.Nullable;
 
@@ -42,6 +44,9 @@ final class ConnectionLink {
 	// Why the server refused the last handshake, when it refused the credentials.
 	private volatile @Nullable String rejection;
 
+	// Why the last connection attempt failed, when its TLS handshake did.
+	private volatile @Nullable String tlsFailure;
+
 	// The exception commands fail with now: it learns of a rejection that comes later.
 	private volatile @Nullable RedisUnreachableException failure;
 
@@ -54,8 +59,24 @@ final class ConnectionLink {
 	// replaced channel must not mark the live connection down, nor fail its commands.
 	private volatile @Nullable Channel channel;
 
+	// The address the last channel connected to, resolved: a reconnect elsewhere is a
+	// move.
+	private volatile @Nullable SocketAddress connectedTo;
+
+	// The commands the last channel sent and got no reply for when it closed: Lettuce
+	// sends them again after a reconnect, but they must not fail as never sent.
+	private volatile List<RedisCommand<?, ?, ?>> unanswered = List.of();
+
+	// One per connection, like the watchdog of Lettuce's that tells it of windows.
+	private final MaintenanceWindow maintenanceWindow;
+
 	ConnectionLink(OutageGuard guard) {
 		this.guard = guard;
+		this.maintenanceWindow = new MaintenanceWindow(guard.maintenanceNotifications());
+	}
+
+	MaintenanceWindow maintenanceWindow() {
+		return this.maintenanceWindow;
 	}
 
 	OutageGuard guard() {
@@ -80,16 +101,41 @@ final class ConnectionLink {
 		this.unreachable = false;
 		this.stallCause = null;
 		this.rejection = null;
+		this.tlsFailure = null;
 		this.failure = null;
+		this.maintenanceWindow.end();
+		// Sent again on this channel, as on stock Lettuce.
+		this.unanswered = List.of();
+		noteAddress(channel.remoteAddress());
 		this.guard.reachable(this);
 		if (wasDown) {
 			this.guard.serverBack(this.server, downSinceNanos);
 		}
 	}
 
+	// Only the channel that was up counts: a reconnect that fails leaves its handshake
+	// unanswered, and must not replace what the outage began with.
+	void unanswered(List<RedisCommand<?, ?, ?>> commands) {
+		if (!this.down) {
+			this.unanswered = commands;
+		}
+	}
+
+	private void noteAddress(@Nullable SocketAddress address) {
+		SocketAddress before = this.connectedTo;
+		this.connectedTo = address;
+		if (before != null && address != null && !before.equals(address)) {
+			this.guard.connectionMoved();
+		}
+	}
+
 	// A command written before the channel is active belongs to Lettuce's handshake.
 	void handshakeWritten(Object message) {
 		if (message instanceof CompleteableCommand<?> command) {
+			if (command instanceof RedisCommand<?, ?, ?> request && MaintenanceNotifications.isRequest(request)) {
+				command.onComplete((result, failure) -> maintenanceNotificationsAnswered(failure));
+				return;
+			}
 			command.onComplete((result, failure) -> handshakeCompleted(failure));
 		}
 		else if (message instanceof Collection<?> commands) {
@@ -97,16 +143,56 @@ final class ConnectionLink {
 		}
 	}
 
+	// Lettuce sends the request fire and forget: a refusal does not fail the handshake,
+	// nor is it a refusal of the credentials.
+	private void maintenanceNotificationsAnswered(@Nullable Throwable failure) {
+		if (failure != null) {
+			this.guard.maintenanceNotifications().refused(this.server, failure);
+		}
+	}
+
 	private void handshakeCompleted(@Nullable Throwable failure) {
 		String rejection = (failure != null) ? CredentialsRejection.describe(failure, this.guard.credentialsUser())
 				: null;
 		if (rejection == null) {
+			// With TLS 1.3 a server's refusal of the client certificate arrives after the
+			// client's side of the TLS handshake, as the failure of the first command.
+			if (failure != null) {
+				tlsFailed(failure);
+			}
 			return;
 		}
+		// The server answered a command: this attempt's TLS handshake, if any, succeeded.
 		this.rejection = rejection;
+		this.tlsFailure = null;
 		RedisUnreachableException current = this.failure;
 		if (current != null) {
 			current.rejected(rejection);
+			current.tlsFailed(null);
+		}
+	}
+
+	// A failed TLS handshake: the server answers, but one side refuses the other's
+	// certificate.
+	void tlsFailed(Throwable cause) {
+		String tlsFailure = TlsFailure.describe(cause, this.guard.sslBundle());
+		if (tlsFailure == null) {
+			return;
+		}
+		this.tlsFailure = tlsFailure;
+		RedisUnreachableException current = this.failure;
+		if (current != null) {
+			current.tlsFailed(tlsFailure);
+		}
+	}
+
+	// The server does not even take a TCP connection now: whatever a TLS handshake said
+	// before no longer explains the outage.
+	void connectFailed() {
+		this.tlsFailure = null;
+		RedisUnreachableException current = this.failure;
+		if (current != null) {
+			current.tlsFailed(null);
 		}
 	}
 
@@ -123,9 +209,11 @@ final class ConnectionLink {
 			return;
 		}
 		if (isClosed()) {
+			this.maintenanceWindow.end();
 			this.guard.reachable(this);
 			return;
 		}
+		carryMaintenanceWindow(channel);
 		boolean wentDown = markDown(System.nanoTime());
 		OutageOptions options = this.guard.options();
 		if (!options.failFast()) {
@@ -167,7 +255,43 @@ final class ConnectionLink {
 
 	private void graceEnded(long outage) {
 		if (this.down && this.outage == outage && !isClosed()) {
+			long windowLeft = this.maintenanceWindow.carriedUntilNanos() - System.nanoTime();
+			if (this.maintenanceWindow.isOpen() && windowLeft > 0) {
+				// The server announced maintenance: its reconnect gets the window's time.
+				scheduleGraceEnd(outage, windowLeft);
+				return;
+			}
 			declareUnreachable();
+		}
+	}
+
+	private void carryMaintenanceWindow(Channel channel) {
+		Duration carry = this.guard.maintenanceNotifications().windowCarry();
+		if (this.maintenanceWindow.channelClosed(carry)) {
+			try {
+				channel.eventLoop().schedule(this::endCarriedWindow, carry.toNanos(), TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				this.maintenanceWindow.end();
+			}
+		}
+	}
+
+	private void endCarriedWindow() {
+		if (this.down && !this.maintenanceWindow.isOpen()) {
+			this.maintenanceWindow.end();
+		}
+	}
+
+	private void scheduleGraceEnd(long outage, long delayNanos) {
+		Channel channel = this.channel;
+		try {
+			if (channel != null) {
+				channel.eventLoop().schedule(() -> graceEnded(outage), delayNanos, TimeUnit.NANOSECONDS);
+			}
+		}
+		catch (RejectedExecutionException ex) {
+			// The client is shutting down: nothing left to fail.
 		}
 	}
 
@@ -187,8 +311,30 @@ final class ConnectionLink {
 		if (rejection != null) {
 			failure.rejected(rejection);
 		}
+		failure.tlsFailed(this.tlsFailure);
 		this.failure = failure;
+		failUnanswered();
 		endpoint.notifyException(failure);
+	}
+
+	// Before Lettuce fails its queue as never sent: a command done by then is dropped
+	// from the queue, never written again. Only while the connection is down: between a
+	// reconnect's sending the queue again and its active event reaching the guard (the
+	// same event loop turn), a command may be both sent again and failed here, which the
+	// exception allows for.
+	private void failUnanswered() {
+		List<RedisCommand<?, ?, ?>> unanswered = this.unanswered;
+		this.unanswered = List.of();
+		if (unanswered.isEmpty()) {
+			return;
+		}
+		RedisConnectionLostException lost = new RedisConnectionLostException(this.server,
+				Duration.ofNanos(System.nanoTime() - this.downSinceNanos));
+		for (RedisCommand<?, ?, ?> command : unanswered) {
+			if (!command.isDone()) {
+				command.completeExceptionally(lost);
+			}
+		}
 	}
 
 	// Called before any caller sees its command fail, so a caller (or a health check)
@@ -212,6 +358,10 @@ final class ConnectionLink {
 
 	@Nullable String rejection() {
 		return this.rejection;
+	}
+
+	@Nullable String tlsFailure() {
+		return this.tlsFailure;
 	}
 
 	Instant downSince() {

@@ -8,13 +8,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.eventloop.LoopWatch;
+import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.EventExecutor;
@@ -69,6 +72,12 @@ public final class OutageGuard implements NettyCustomizer {
 
 	private volatile Supplier<@Nullable String> credentialsUser = () -> null;
 
+	private volatile @Nullable String sslBundle;
+
+	private final MaintenanceNotifications maintenanceNotifications = new MaintenanceNotifications();
+
+	private final LongAdder connectionsMoved = new LongAdder();
+
 	/**
 	 * Create a guard.
 	 * @param options what it does
@@ -113,8 +122,31 @@ public final class OutageGuard implements NettyCustomizer {
 		this.credentialsUser = credentialsUser;
 	}
 
+	/**
+	 * Return what the guard learned of the servers' answers to Lettuce's request for
+	 * maintenance notifications; clients registered there stop asking once a server
+	 * refused.
+	 * @return the maintenance notifications
+	 */
+	public MaintenanceNotifications maintenanceNotifications() {
+		return this.maintenanceNotifications;
+	}
+
 	@Nullable String credentialsUser() {
 		return this.credentialsUser.get();
+	}
+
+	/**
+	 * Tell the guard which SSL bundle the client's key and trust material come from, so
+	 * that a failed TLS handshake is reported naming it.
+	 * @param sslBundle the bundle's name, or {@code null} when none is named
+	 */
+	public void sslBundle(@Nullable String sslBundle) {
+		this.sslBundle = sslBundle;
+	}
+
+	@Nullable String sslBundle() {
+		return this.sslBundle;
 	}
 
 	// One bootstrap per Lettuce connection; its reconnects reuse it, so every channel of
@@ -129,6 +161,12 @@ public final class OutageGuard implements NettyCustomizer {
 		Attribute<ConnectionLink> attribute = channel.attr(LINK);
 		attribute.setIfAbsent(new ConnectionLink(this));
 		channel.pipeline().addLast(HANDLER_NAME, new OutageHandler(attribute.get(), this.options));
+		ChannelHandlerContext commandHandler = channel.pipeline().context(CommandHandler.class);
+		if (commandHandler != null && this.options.failFast()) {
+			channel.pipeline()
+				.addBefore(commandHandler.name(), UnansweredCommands.HANDLER_NAME, new UnansweredCommands(
+						attribute.get(), ((CommandHandler) commandHandler.handler()).getStack()));
+		}
 	}
 
 	/**
@@ -143,7 +181,8 @@ public final class OutageGuard implements NettyCustomizer {
 				this.unreachable.remove(link);
 			}
 			else {
-				outages.add(new Outage(link.server(), link.downSince(), link.downFor(), link.rejection()));
+				outages.add(new Outage(link.server(), link.downSince(), link.downFor(), link.rejection(),
+						link.tlsFailure()));
 			}
 		}
 		outages.sort(Comparator.comparing(Outage::since));
@@ -160,6 +199,20 @@ public final class OutageGuard implements NettyCustomizer {
 			waiting += handler.waitingCommands();
 		}
 		return waiting;
+	}
+
+	/**
+	 * Return how many reconnects landed on another server address than the connection had
+	 * before: the endpoint moved (a {@code MOVING} notification, a DNS name that changed,
+	 * a Sentinel failover, a demoted primary).
+	 * @return the connections moved since start
+	 */
+	public long connectionsMoved() {
+		return this.connectionsMoved.sum();
+	}
+
+	void connectionMoved() {
+		this.connectionsMoved.increment();
 	}
 
 	@Nullable LoopWatch watch(EventExecutor loop) {
@@ -209,8 +262,11 @@ public final class OutageGuard implements NettyCustomizer {
 	 * @param duration how long it has been unreachable
 	 * @param rejection why the server refused the last handshake when it refused the
 	 * credentials, naming the user, or {@code null}
+	 * @param tls why the last TLS handshake failed, naming the side that refused and the
+	 * SSL bundle, or {@code null}
 	 */
-	public record Outage(String server, Instant since, Duration duration, @Nullable String rejection) {
+	public record Outage(String server, Instant since, Duration duration, @Nullable String rejection,
+			@Nullable String tls) {
 
 	}
 

@@ -1,21 +1,26 @@
 package io.github.lettucetuning.resilience;
 
 import java.net.SocketAddress;
+import java.util.Collection;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.github.lettucetuning.eventloop.BlockingCallGuard;
+import io.github.lettucetuning.eventloop.BlockingCallRefusedException;
 import io.github.lettucetuning.eventloop.LoopWatch;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.MaintenanceAwareConnectionWatchdog;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.pubsub.PubSubCommandHandler;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -46,7 +51,9 @@ import org.jspecify.annotations.Nullable;
  * round read nothing, nothing was waiting in the socket, and the server was silent the
  * whole time.
  * <p>
- * It also tells the loop's {@link LoopWatch}, if any, of every command written.
+ * It also tells the loop's {@link LoopWatch}, if any, of every command written, and
+ * refuses a command whose caller is this loop's own thread waiting in a synchronous call
+ * ({@link BlockingCallGuard}): one type test of the current thread per write.
  */
 final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Connection {
 
@@ -93,13 +100,32 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 		}
 		this.subscriber = commandHandler instanceof PubSubCommandHandler;
 		this.context = ctx;
+		MaintenanceAwareConnectionWatchdog watchdog = ctx.pipeline().get(MaintenanceAwareConnectionWatchdog.class);
+		if (watchdog != null) {
+			watchdog.setMaintenanceEventListener(this.link.maintenanceWindow());
+		}
 	}
 
 	@Override
 	public void connect(ChannelHandlerContext ctx, SocketAddress remoteAddress, SocketAddress localAddress,
 			ChannelPromise promise) throws Exception {
 		this.link.connecting(ctx.channel(), remoteAddress);
+		promise.addListener((connect) -> {
+			if (!connect.isSuccess()) {
+				this.link.connectFailed();
+			}
+		});
 		super.connect(ctx, remoteAddress, localAddress, promise);
+	}
+
+	// Lettuce's handlers pass user events on to the tail, but not exceptions: a
+	// failed TLS handshake reaches this handler as Netty's completion event.
+	@Override
+	public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+		if (evt instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
+			this.link.tlsFailed(handshake.cause());
+		}
+		super.userEventTriggered(ctx, evt);
 	}
 
 	@Override
@@ -129,16 +155,46 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 
 	@Override
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+		if (BlockingCallGuard.callerWaitsOnThisLoop()) {
+			refuse(msg, promise);
+			return;
+		}
 		if (!this.active) {
 			this.link.handshakeWritten(msg);
 		}
 		if (this.check == null && this.options.stallDetection() && this.waiting != null) {
 			startChecking(ctx);
 		}
+		if (this.link.maintenanceWindow().isOpen()) {
+			this.link.guard().maintenanceNotifications().commandsRelaxed(commandCount(msg));
+		}
 		super.write(ctx, msg, promise);
 		if (this.loopWatch != null) {
 			this.loopWatch.commandWritten();
 		}
+	}
+
+	private static int commandCount(Object msg) {
+		return (msg instanceof Collection<?> commands) ? commands.size() : 1;
+	}
+
+	// The caller is this loop's own thread, inside a synchronous call: it would wait for
+	// a reply that only it can read. The command completes now, failed, and is never
+	// sent; the promise succeeds so that Lettuce neither retries it nor logs a write
+	// failure.
+	private static void refuse(Object msg, ChannelPromise promise) {
+		BlockingCallRefusedException refusal = BlockingCallGuard.refusal();
+		if (msg instanceof RedisCommand<?, ?, ?> command) {
+			command.completeExceptionally(refusal);
+		}
+		else if (msg instanceof Collection<?> commands) {
+			for (Object command : commands) {
+				if (command instanceof RedisCommand<?, ?, ?> redisCommand) {
+					redisCommand.completeExceptionally(refusal);
+				}
+			}
+		}
+		promise.trySuccess();
 	}
 
 	@Override
@@ -202,7 +258,9 @@ final class OutageHandler extends ChannelDuplexHandler implements LoopWatch.Conn
 			return;
 		}
 		long now = System.nanoTime();
-		if (BlockingCommands.isAwaited(oldest)) {
+		// Lettuce relaxes its timeouts while the server announces maintenance; the
+		// silence then is announced, not a stall.
+		if (BlockingCommands.isAwaited(oldest) || this.link.maintenanceWindow().isOpen()) {
 			this.lastProgressNanos = now;
 		}
 		else if (this.lastReadNanos - this.lastProgressNanos > 0) {

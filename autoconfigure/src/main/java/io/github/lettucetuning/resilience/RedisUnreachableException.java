@@ -10,7 +10,10 @@ import org.jspecify.annotations.Nullable;
  * Fails a command on a connection that has been down for longer than the grace, or whose
  * server stopped answering. Its message names the server and how long it has been
  * unreachable at the moment the message is read, so the exception a caller gets, which
- * Spring translates when the command fails, reports the outage as it stands then.
+ * Spring translates when the command fails, reports the outage as it stands then. A
+ * server that answers but refuses the connection's handshake is not called unreachable:
+ * the message says that the TLS handshake fails ({@link #getTlsFailure()}) or that the
+ * server refuses the credentials ({@link #getRejection()}).
  * <p>
  * The message starts with {@code DENIED}: Lettuce completes every command queued on a
  * disconnected connection with a connection exception whose message starts so (its
@@ -31,6 +34,8 @@ public final class RedisUnreachableException extends RedisConnectionException {
 	private final String cause;
 
 	private volatile @Nullable String rejection;
+
+	private volatile @Nullable String tlsFailure;
 
 	RedisUnreachableException(String server, Instant since, long sinceNanos, String cause) {
 		super("DENIED");
@@ -79,8 +84,29 @@ public final class RedisUnreachableException extends RedisConnectionException {
 		return this.rejection;
 	}
 
+	// The server answers, but its TLS handshake with the client fails.
+	void tlsFailed(@Nullable String tlsFailure) {
+		this.tlsFailure = tlsFailure;
+	}
+
+	/**
+	 * Return why the TLS handshake of the connection's last attempt failed: which side
+	 * refused which certificate, and the SSL bundle of the client's material.
+	 * @return the reason, never a key or a password, or {@code null} if the connection is
+	 * down for another reason
+	 */
+	public @Nullable String getTlsFailure() {
+		return this.tlsFailure;
+	}
+
 	@Override
 	public String getMessage() {
+		String tlsFailure = this.tlsFailure;
+		if (tlsFailure != null) {
+			return "DENIED by lettuce-tuning: the TLS handshake with Redis at " + this.server + " fails: " + tlsFailure
+					+ "; the connection has been down for " + OutageGuard.seconds(getUnreachableFor()) + " (since "
+					+ this.since + "), and commands fail at once until a handshake succeeds";
+		}
 		String rejection = this.rejection;
 		if (rejection != null) {
 			return "DENIED by lettuce-tuning: Redis at " + this.server + " answers but " + rejection

@@ -9,6 +9,8 @@ import io.netty.resolver.AddressResolverGroup;
 import io.netty.resolver.dns.DefaultDnsCache;
 import io.netty.resolver.dns.DefaultDnsCnameCache;
 import io.netty.resolver.dns.DnsAddressResolverGroup;
+import io.netty.resolver.dns.DnsCache;
+import io.netty.resolver.dns.DnsCnameCache;
 import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.resolver.dns.NoopDnsCache;
 import io.netty.resolver.dns.NoopDnsCnameCache;
@@ -29,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+// Works around Lettuce's one resolver per JVM, which keeps answers for their TTL and
+// reads /etc/hosts once:
+// docs/upstream.md#a-resolver-per-client
 public final class ClientAddressResolver implements AutoCloseable {
 
 	/**
@@ -42,6 +47,10 @@ public final class ClientAddressResolver implements AutoCloseable {
 
 	private final Group group;
 
+	private final DnsCache cache;
+
+	private final DnsCnameCache cnameCache;
+
 	private ClientAddressResolver(Duration maxTtl, HostsFile hostsFile) {
 		if (maxTtl.isNegative() || maxTtl.toSeconds() > Integer.MAX_VALUE) {
 			throw new IllegalArgumentException("maxTtl must be between 0s and " + Integer.MAX_VALUE + "s");
@@ -50,12 +59,15 @@ public final class ClientAddressResolver implements AutoCloseable {
 		this.hostsFile = hostsFile;
 		int ttlSeconds = (int) maxTtl.toSeconds();
 		// Negative answers are not cached: a name that a failover briefly removes is
-		// asked again on the next reconnect
+		// asked again on the next reconnect. One cache for the resolvers of every event
+		// loop, so that an answer can be forgotten for all of them.
+		this.cache = (ttlSeconds > 0) ? new DefaultDnsCache(0, ttlSeconds, 0) : NoopDnsCache.INSTANCE;
+		this.cnameCache = (ttlSeconds > 0) ? new DefaultDnsCnameCache(0, ttlSeconds) : NoopDnsCnameCache.INSTANCE;
 		DnsNameResolverBuilder builder = new DnsNameResolverBuilder()
 			.datagramChannelType(Transports.datagramChannelClass())
 			.socketChannelType(Transports.socketChannelClass().asSubclass(SocketChannel.class))
-			.resolveCache((ttlSeconds > 0) ? new DefaultDnsCache(0, ttlSeconds, 0) : NoopDnsCache.INSTANCE)
-			.cnameCache((ttlSeconds > 0) ? new DefaultDnsCnameCache(0, ttlSeconds) : NoopDnsCnameCache.INSTANCE)
+			.resolveCache(this.cache)
+			.cnameCache(this.cnameCache)
 			.hostsFileEntriesResolver(hostsFile);
 		this.group = new Group(builder, this);
 	}
@@ -101,6 +113,19 @@ public final class ClientAddressResolver implements AutoCloseable {
 	 */
 	public HostsFile hostsFile() {
 		return this.hostsFile;
+	}
+
+	/**
+	 * Forget every answer: the cached DNS answers, and the hosts file as last read, so
+	 * that the next connect asks afresh. For a connection that found its server moved
+	 * while it stayed open (a demoted primary). All of them, not only the endpoint's
+	 * name: a client talks to a few names, and the address a connection was made to need
+	 * not carry the name it was resolved from.
+	 */
+	public void forgetAnswers() {
+		this.cache.clear();
+		this.cnameCache.clear();
+		this.hostsFile.expire();
 	}
 
 	/**

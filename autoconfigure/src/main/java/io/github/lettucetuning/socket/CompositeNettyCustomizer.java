@@ -9,15 +9,20 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Several {@link NettyCustomizer}s in the one slot {@code ClientResources} has for them,
- * called in order.
+ * called in order: the application's customizer, if any, then lettuce-tuning's parts, so
+ * that the handlers lettuce-tuning adds sit after the application's, at the tail of each
+ * channel's pipeline.
  *
  * @since 0.1.0
  */
 public final class CompositeNettyCustomizer implements NettyCustomizer {
 
+	private final @Nullable NettyCustomizer application;
+
 	private final List<NettyCustomizer> customizers;
 
-	private CompositeNettyCustomizer(List<NettyCustomizer> customizers) {
+	private CompositeNettyCustomizer(@Nullable NettyCustomizer application, List<NettyCustomizer> customizers) {
+		this.application = application;
 		this.customizers = List.copyOf(customizers);
 	}
 
@@ -27,11 +32,26 @@ public final class CompositeNettyCustomizer implements NettyCustomizer {
 	 * @return the only one, or a composite of them all
 	 */
 	public static NettyCustomizer of(List<NettyCustomizer> customizers) {
-		return (customizers.size() == 1) ? customizers.get(0) : new CompositeNettyCustomizer(customizers);
+		return (customizers.size() == 1) ? customizers.get(0) : new CompositeNettyCustomizer(null, customizers);
 	}
 
 	/**
-	 * Return whether an installed customizer is, or holds, another.
+	 * Return one customizer for the application's and lettuce-tuning's.
+	 * @param application the customizer the application set, called first, or
+	 * {@code null} if it set none
+	 * @param customizers lettuce-tuning's customizers, in the order to call them
+	 * @return a composite, the only customizer there is, or {@code null} if there is none
+	 */
+	public static @Nullable NettyCustomizer of(@Nullable NettyCustomizer application,
+			List<NettyCustomizer> customizers) {
+		if (application == null) {
+			return customizers.isEmpty() ? null : of(customizers);
+		}
+		return new CompositeNettyCustomizer(application, customizers);
+	}
+
+	/**
+	 * Return whether an installed customizer is, or holds, another of lettuce-tuning's.
 	 * @param installed the customizer of the client resources
 	 * @param customizer the customizer to look for
 	 * @return whether it takes part
@@ -41,7 +61,7 @@ public final class CompositeNettyCustomizer implements NettyCustomizer {
 	}
 
 	/**
-	 * Return the installed customizer of a type, itself or one it holds.
+	 * Return lettuce-tuning's installed customizer of a type, itself or one it holds.
 	 * @param <T> the type
 	 * @param installed the customizer of the client resources
 	 * @param type the type to look for
@@ -56,12 +76,26 @@ public final class CompositeNettyCustomizer implements NettyCustomizer {
 		return null;
 	}
 
+	/**
+	 * Return the application's customizer that an installed composite calls before
+	 * lettuce-tuning's.
+	 * @param installed the customizer of the client resources
+	 * @return the application's customizer, or {@code null} if the installed one is not a
+	 * composite holding one
+	 */
+	public static @Nullable NettyCustomizer application(NettyCustomizer installed) {
+		return (installed instanceof CompositeNettyCustomizer composite) ? composite.application : null;
+	}
+
 	private static List<NettyCustomizer> parts(NettyCustomizer installed) {
 		return (installed instanceof CompositeNettyCustomizer composite) ? composite.customizers : List.of(installed);
 	}
 
 	@Override
 	public void afterBootstrapInitialized(Bootstrap bootstrap) {
+		if (this.application != null) {
+			this.application.afterBootstrapInitialized(bootstrap);
+		}
 		for (NettyCustomizer customizer : this.customizers) {
 			customizer.afterBootstrapInitialized(bootstrap);
 		}
@@ -69,6 +103,9 @@ public final class CompositeNettyCustomizer implements NettyCustomizer {
 
 	@Override
 	public void afterChannelInitialized(Channel channel) {
+		if (this.application != null) {
+			this.application.afterChannelInitialized(channel);
+		}
 		for (NettyCustomizer customizer : this.customizers) {
 			customizer.afterChannelInitialized(channel);
 		}

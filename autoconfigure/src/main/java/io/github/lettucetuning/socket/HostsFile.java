@@ -41,6 +41,8 @@ public final class HostsFile implements HostsFileEntriesResolver {
 
 	private volatile Entries entries;
 
+	private volatile boolean expired;
+
 	private HostsFile(@Nullable Path file, Duration refresh) {
 		this.file = file;
 		this.refreshNanos = refresh.toNanos();
@@ -88,10 +90,18 @@ public final class HostsFile implements HostsFileEntriesResolver {
 		};
 	}
 
+	/**
+	 * Read the file again at the next lookup, whenever it was last read.
+	 */
+	public void expire() {
+		this.expired = true;
+	}
+
 	private Entries fresh() {
 		Entries current = this.entries;
 		long now = System.nanoTime();
-		if (now - current.readAt() >= this.refreshNanos) {
+		if (this.expired || now - current.readAt() >= this.refreshNanos) {
+			this.expired = false;
 			current = load(now);
 			this.entries = current;
 		}

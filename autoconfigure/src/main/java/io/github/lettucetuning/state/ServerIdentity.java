@@ -21,9 +21,30 @@ import org.jspecify.annotations.Nullable;
  * @param version the server's own version, or {@value #UNKNOWN} if it gave none
  * @param mode {@code standalone}, {@code sentinel} or {@code cluster}, or {@code null} if
  * the server did not say
+ * @param role {@code primary} or {@code replica} as {@code INFO replication} last said,
+ * or {@code null} if it was not read
  * @since 0.1.0
  */
-public record ServerIdentity(String name, String version, @Nullable String mode) {
+public record ServerIdentity(String name, String version, @Nullable String mode, @Nullable String role) {
+
+	/**
+	 * Create an identity whose role was not read.
+	 * @param name the server's name
+	 * @param version the server's own version
+	 * @param mode the server's mode, or {@code null}
+	 */
+	public ServerIdentity(String name, String version, @Nullable String mode) {
+		this(name, version, mode, null);
+	}
+
+	/**
+	 * Return this identity with the server's role.
+	 * @param role {@code primary} or {@code replica}, or {@code null}
+	 * @return the identity
+	 */
+	public ServerIdentity withRole(@Nullable String role) {
+		return new ServerIdentity(this.name, this.version, this.mode, role);
+	}
 
 	/**
 	 * The version of a server that did not report one.

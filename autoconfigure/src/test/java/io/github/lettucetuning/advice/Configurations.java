@@ -34,7 +34,7 @@ final class Configurations {
 						extendedKeepAlive ? 3 : null),
 				new EffectiveConfiguration.TcpUserTimeout(tcpUserTimeout,
 						tcpUserTimeout ? Duration.ofSeconds(52) : null),
-				null, 256, new EffectiveConfiguration.Dns("lettuce-tuning", Duration.ofSeconds(5), "platform"));
+				null, 256, new EffectiveConfiguration.Dns("lettuce-tuning", Duration.ofSeconds(5), "platform"), null);
 	}
 
 	static EffectiveConfiguration.Cluster cluster(boolean periodicRefresh) {

@@ -84,7 +84,8 @@ class TuningAdvisorTests {
 	private static EffectiveConfiguration.Socket socketWithDns(EffectiveConfiguration.Dns dns) {
 		EffectiveConfiguration.Socket socket = Configurations.socket("epoll", true, true);
 		return new EffectiveConfiguration.Socket(socket.transport(), socket.nativeTransport(), socket.connectTimeout(),
-				socket.keepAlive(), socket.tcpUserTimeout(), socket.inactiveReason(), socket.flushConsolidation(), dns);
+				socket.keepAlive(), socket.tcpUserTimeout(), socket.inactiveReason(), socket.flushConsolidation(), dns,
+				null);
 	}
 
 	@Test

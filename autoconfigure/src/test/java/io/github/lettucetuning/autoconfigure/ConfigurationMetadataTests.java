@@ -39,6 +39,7 @@ class ConfigurationMetadataTests {
 			.containsExactlyInAnyOrderElementsOf(names(ConnectionMode.values()));
 		assertThat(hintValues("lettuce.tuning.connection.multi.selection"))
 			.containsExactlyInAnyOrderElementsOf(names(SelectionPolicy.values()));
+		assertThat(hintValues("lettuce.tuning.credentials.provider")).containsExactly("auto", "none");
 		assertThat(hintValues("lettuce.tuning.timer.type"))
 			.containsExactlyInAnyOrderElementsOf(names(LettuceTuningProperties.TimerType.values()));
 		assertThat(hintValues("lettuce.tuning.socket.transport"))
@@ -50,6 +51,7 @@ class ConfigurationMetadataTests {
 	@Test
 	void defaultsAreDocumented() {
 		assertThat(property("lettuce.tuning.connection.mode")).containsEntry("defaultValue", "shared");
+		assertThat(property("lettuce.tuning.credentials.provider")).containsEntry("defaultValue", "auto");
 		assertThat(property("lettuce.tuning.sentinel.follow-switch-master")).containsEntry("defaultValue", true);
 		assertThat(property("lettuce.tuning.resilience.reconnect.max-delay")).containsEntry("defaultValue", "1s");
 		assertThat(property("lettuce.tuning.timer.tick")).containsEntry("defaultValue", "10ms");

@@ -39,6 +39,7 @@ class LettuceTuningPropertiesValidationTests {
 			resilience.blocked-loop-detection.threshold=-1s | -1000ms | blocked-loop-detection.enabled=false
 			resilience.request-queue-size=0            | 0       | 100000 is the default
 			resilience.reconnect.max-delay=0s          | 0ms     | 1s is the default
+			resilience.role-change.min-interval=0s     | 0ms     | role-change.enabled=false
 			health.timeout=0s                          | 0ms     | 2s is the default
 			""")
 	void invalidValueFailsStartupWithBootsAnalysisNamingPropertyValueAndFix(String setting, String value, String fix) {

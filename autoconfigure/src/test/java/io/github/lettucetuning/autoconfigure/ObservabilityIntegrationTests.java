@@ -15,6 +15,7 @@ import io.github.lettucetuning.endpoint.LettuceEndpoint;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
 import io.github.lettucetuning.state.ServerIdentity;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.RedisExecutables;
 import io.github.lettucetuning.testsupport.server.ServerVersion;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -79,7 +80,7 @@ class ObservabilityIntegrationTests {
 	@AfterEach
 	void resume() {
 		if (this.redis.node().isPaused()) {
-			this.redis.node().resume();
+			Faults.resume(this.redis.node());
 		}
 	}
 
@@ -150,7 +151,7 @@ class ObservabilityIntegrationTests {
 			template.opsForValue().set("before", "kill");
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(openConnections(registry)).isOne();
-			assertThat(this.redis.node().killClient(this.clientName)).isOne();
+			assertThat(Faults.killClients(this.redis.node(), this.clientName)).isOne();
 			await(Duration.ofSeconds(10), "a reconnect attempt",
 					() -> registry.get("lettuce.tuning.reconnects").functionCounter().count() >= 1);
 			await(Duration.ofSeconds(10), "the shared connection open again", () -> openConnections(registry) == 1);
@@ -167,7 +168,7 @@ class ObservabilityIntegrationTests {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			template.opsForValue().set("stall", "me");
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			CompletableFuture<Void> sleeping = this.redis.node().debugSleep(Duration.ofMillis(1200));
+			CompletableFuture<Void> sleeping = Faults.debugSleep(this.redis.node(), Duration.ofMillis(1200));
 			assertThatExceptionOfType(QueryTimeoutException.class)
 				.isThrownBy(() -> template.opsForValue().get("stall"));
 			sleeping.get(10, TimeUnit.SECONDS);
@@ -195,14 +196,14 @@ class ObservabilityIntegrationTests {
 				.containsEntry("idle", 1)
 				.containsEntry("waiting", 0)
 				.containsEntry("max", 8);
-			this.redis.node().pause();
+			Faults.pause(this.redis.node());
 			long start = System.nanoTime();
 			Health down = indicator.health();
 			Duration took = Duration.ofNanos(System.nanoTime() - start);
 			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
 			assertThat(took).isLessThan(HEALTH_TIMEOUT.plusMillis(1500));
 			assertThat(down.getDetails()).containsEntry("mode", "shared").containsKey("error");
-			this.redis.node().resume();
+			Faults.resume(this.redis.node());
 			await(Duration.ofSeconds(10), "health UP again", () -> indicator.health().getStatus() == Status.UP);
 		});
 	}
@@ -266,7 +267,7 @@ class ObservabilityIntegrationTests {
 			LettuceDescriptor descriptor = endpoint.lettuce();
 			ServerVersion server = ServerVersion.of(RedisExecutables.redisServer());
 			assertThat(descriptor.server())
-				.isEqualTo(new ServerIdentity(server.name(), server.version(), "standalone"));
+				.isEqualTo(new ServerIdentity(server.name(), server.version(), "standalone", "primary"));
 			assertThat(descriptor.configuration().connections().mode()).isEqualTo("shared");
 			assertThat(descriptor.configuration().commands().timeout()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(descriptor.configuration().health().bounded()).isTrue();

@@ -24,9 +24,9 @@ import io.github.lettucetuning.testsupport.chaos.Invariants;
 import io.github.lettucetuning.testsupport.chaos.Journal;
 import io.github.lettucetuning.testsupport.chaos.Operation;
 import io.github.lettucetuning.testsupport.chaos.ReplicationWatch;
-import io.github.lettucetuning.testsupport.chaos.Topology;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.server.RedisNode;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import io.github.lettucetuning.timeout.WheelTimer;
 import io.netty.util.Timeout;
 import org.jspecify.annotations.Nullable;
@@ -100,7 +100,7 @@ final class CampaignRun {
 		}
 		List<InjectedFault> injected = new ArrayList<>();
 		Invariants.Replication replication = Invariants.Replication.NONE;
-		ReplicationWatch watch = (this.servers.topology() != Topology.STANDALONE)
+		ReplicationWatch watch = (this.servers.topology() != TopologyKind.STANDALONE)
 				? ReplicationWatch.start(this.servers.dataNodes(), Duration.ofMillis(100)) : null;
 		try {
 			runs.forEach(SetupRun::start);
@@ -431,7 +431,7 @@ final class CampaignRun {
 	 * @param originNanos when the schedule started ({@link System#nanoTime()})
 	 * @param verdict the checks' verdict
 	 */
-	record Result(Setup setup, Topology topology, FaultSchedule schedule, List<InjectedFault> injected,
+	record Result(Setup setup, TopologyKind topology, FaultSchedule schedule, List<InjectedFault> injected,
 			List<Operation> operations, int messagesReceived, long drainedMillis, int refreshTimeouts, long originNanos,
 			Invariants.Verdict verdict) {
 

@@ -9,13 +9,14 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.github.lettucetuning.testsupport.chaos.FaultInjector;
-import io.github.lettucetuning.testsupport.chaos.Topology;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.ClusterNodeInfo;
 import io.github.lettucetuning.testsupport.topology.ClusterSlots;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,7 +40,7 @@ abstract sealed class ChaosServers {
 		return new Cluster(cluster);
 	}
 
-	abstract Topology topology();
+	abstract TopologyKind topology();
 
 	/**
 	 * Return the {@code spring.data.redis.*} properties that connect to the servers.
@@ -106,8 +107,8 @@ abstract sealed class ChaosServers {
 		}
 
 		@Override
-		Topology topology() {
-			return Topology.STANDALONE;
+		TopologyKind topology() {
+			return TopologyKind.STANDALONE;
 		}
 
 		@Override
@@ -133,7 +134,7 @@ abstract sealed class ChaosServers {
 
 		@Override
 		void recover() {
-			this.redis.node().recover();
+			Faults.recover(this.redis.node());
 		}
 
 		@Override
@@ -157,8 +158,8 @@ abstract sealed class ChaosServers {
 		}
 
 		@Override
-		Topology topology() {
-			return Topology.SENTINEL;
+		TopologyKind topology() {
+			return TopologyKind.SENTINEL;
 		}
 
 		@Override
@@ -186,7 +187,7 @@ abstract sealed class ChaosServers {
 		// the Sentinels chose before waiting for the replica to catch up
 		@Override
 		void recover() {
-			this.sentinel.nodes().forEach(RedisNode::recover);
+			this.sentinel.nodes().forEach(Faults::recover);
 			RedisNode known = this.sentinel.master();
 			if (this.sentinel.currentMaster() != known) {
 				this.sentinel.awaitFailover(known);
@@ -215,8 +216,8 @@ abstract sealed class ChaosServers {
 		}
 
 		@Override
-		Topology topology() {
-			return Topology.CLUSTER;
+		TopologyKind topology() {
+			return TopologyKind.CLUSTER;
 		}
 
 		@Override
@@ -241,7 +242,7 @@ abstract sealed class ChaosServers {
 
 		@Override
 		void recover() {
-			this.cluster.nodes().forEach(RedisNode::recover);
+			this.cluster.nodes().forEach(Faults::recover);
 			this.cluster.awaitClusterOk();
 		}
 

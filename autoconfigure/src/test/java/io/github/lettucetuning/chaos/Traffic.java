@@ -17,8 +17,8 @@ import io.github.lettucetuning.resilience.RedisUnreachableException;
 import io.github.lettucetuning.testsupport.chaos.Journal;
 import io.github.lettucetuning.testsupport.chaos.OpKind;
 import io.github.lettucetuning.testsupport.chaos.Outcome;
-import io.github.lettucetuning.testsupport.chaos.Topology;
 import io.github.lettucetuning.testsupport.chaos.Values;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
@@ -50,7 +50,7 @@ final class Traffic {
 
 	private final Setup setup;
 
-	private final Topology topology;
+	private final TopologyKind topology;
 
 	private final Journal journal;
 
@@ -66,7 +66,7 @@ final class Traffic {
 
 	private @Nullable RedisMessageListenerContainer listener;
 
-	Traffic(Setup setup, Topology topology, Journal journal, long seed, long paceMillis) {
+	Traffic(Setup setup, TopologyKind topology, Journal journal, long seed, long paceMillis) {
 		this.setup = setup;
 		this.topology = topology;
 		this.journal = journal;
@@ -94,7 +94,7 @@ final class Traffic {
 		worker("async", (random, sequence) -> async(template, sequence));
 		worker("reactive", (random, sequence) -> reactive(reactive, random, sequence));
 		worker("pipelined", (random, sequence) -> pipelined(template, sequence));
-		if (this.topology != Topology.CLUSTER) {
+		if (this.topology != TopologyKind.CLUSTER) {
 			// Spring Data has no MULTI on a cluster connection
 			worker("transactional", (random, sequence) -> transactional(template, sequence));
 		}

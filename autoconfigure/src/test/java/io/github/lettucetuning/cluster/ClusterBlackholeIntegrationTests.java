@@ -142,13 +142,13 @@ class ClusterBlackholeIntegrationTests {
 		static DeadHost of(RedisNode node) {
 			NetworkBlackhole client = Faults.blackhole(node);
 			NetworkBlackhole bus = NetworkBlackhole.drop(node.port() + 10000);
-			node.pause();
+			Faults.pause(node);
 			return new DeadHost(node, client, bus);
 		}
 
 		@Override
 		public void close() {
-			this.node.resume();
+			Faults.resume(this.node);
 			this.client.heal();
 			this.bus.heal();
 		}

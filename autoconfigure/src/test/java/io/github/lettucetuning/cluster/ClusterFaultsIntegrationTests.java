@@ -3,6 +3,7 @@ package io.github.lettucetuning.cluster;
 import java.time.Duration;
 
 import io.github.lettucetuning.testsupport.RedisClusterTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.lettuce.core.resource.ClientResources;
@@ -46,6 +47,10 @@ class ClusterFaultsIntegrationTests {
 				assertThat(load.maxCommandDuration()).isLessThanOrEqualTo(FaultTestSupport.maxCommandDuration());
 				assertThat(load.failureWindow()).isLessThan(Duration.ofSeconds(5));
 				assertThat(load.successes()).isPositive();
+				// The former master was demoted in place and kept its connections: its
+				// MOVED replies were followed, no write failed READONLY
+				assertThat(master.role()).isEqualTo("slave");
+				assertThat(load.failureTypes().keySet()).noneMatch((type) -> type.contains("ReadOnly"));
 			}
 		});
 	}
@@ -118,9 +123,9 @@ class ClusterFaultsIntegrationTests {
 				try (FaultLoad load = FaultLoad.start(template, FaultTestSupport.THREADS)) {
 					FaultLoad.sleep(Duration.ofSeconds(1));
 					long fault = load.now();
-					master.pause();
+					Faults.pause(master);
 					FaultLoad.sleep(Duration.ofSeconds(4));
-					master.resume();
+					Faults.resume(master);
 					long resumed = load.now();
 					assertThat(load.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(30))).isTrue();
 					load.close();
@@ -136,7 +141,7 @@ class ClusterFaultsIntegrationTests {
 							|| type.contains("RedisStalledException") || type.contains("RedisUnreachableException"));
 				}
 				finally {
-					master.resume();
+					Faults.resume(master);
 				}
 			});
 		}

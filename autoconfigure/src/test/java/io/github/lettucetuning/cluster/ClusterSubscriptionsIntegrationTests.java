@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.lettucetuning.cluster.SubscriptionProbe.Kind;
 import io.github.lettucetuning.testsupport.RedisClusterTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
@@ -70,7 +71,7 @@ class ClusterSubscriptionsIntegrationTests {
 					this.cluster.awaitReplicaPromoted(subscribed);
 				}
 				else {
-					subscribed.kill();
+					Faults.kill(subscribed);
 				}
 				long recovered = probe.now();
 				long recovery = probe.publishUntilAfterRecovery(recovered, Duration.ofSeconds(5),
@@ -81,7 +82,7 @@ class ClusterSubscriptionsIntegrationTests {
 			}
 			finally {
 				if (subscribed != null) {
-					subscribed.recover();
+					Faults.recover(subscribed);
 					this.cluster.awaitClusterOk();
 				}
 			}

@@ -53,13 +53,44 @@ class SentinelFailoverIntegrationTests {
 		});
 	}
 
-	// The former master became a replica without dropping its clients (as an operator's
-	// REPLICAOF does; Sentinel drops them when it reconfigures a returning master
-	// itself).
+	// The +switch-master watch missed the failover; the former master became a replica
+	// without dropping its clients (as an operator's REPLICAOF does). Its first READONLY
+	// closes the connection, and the reconnect asks Sentinel for the new master.
+	@Test
+	void aDemotedMasterTheSwitchMasterWatchMissedIsFollowedOnItsFirstReadOnly() {
+		contextRunner("sentinel-demoted").withPropertyValues("lettuce.tuning.sentinel.follow-switch-master=false")
+			.run((context) -> {
+				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				try (FaultLoad load = FaultLoad.start(template, FaultTestSupport.THREADS)) {
+					FaultLoad.sleep(Duration.ofSeconds(1));
+					long fault = load.now();
+					RedisNode promoted = this.sentinel.failover();
+					long demoted = load.now();
+					boolean quiet = load.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(20));
+					load.close();
+					load.report("sentinel-demoted-without-switch-master-watch",
+							"lettuce.tuning.sentinel.follow-switch-master=false, timeout=1s",
+							"failover-and-demotion=" + FaultLoad.seconds(Duration.ofNanos(demoted - fault))
+									+ " recovered=" + FaultLoad.seconds(load.recoveredAfter(fault)) + " failures="
+									+ load.failureTypes());
+					assertThat(quiet).as("traffic recovered").isTrue();
+					assertThat(load.recoveredAfter(fault))
+						.isLessThanOrEqualTo(Duration.ofNanos(demoted - fault).plusSeconds(2));
+					assertThat(load.failureTypes().keySet())
+						.allMatch((type) -> type.startsWith("RedisReadOnlyException")
+								|| type.startsWith("RedisRoleChangedException"));
+					assertThat(promoted.commandAsString("GET", "fault:1")).isNotNull();
+				}
+			});
+	}
+
+	// The same without the starter's role-change reconnect: writes keep failing. Sentinel
+	// drops the clients only when it reconfigures a returning master itself.
 	@Test
 	void withoutFollowingSwitchMasterWritesKeepFailingOnTheFormerMaster() {
 		contextRunner("sentinel-failover-stock")
-			.withPropertyValues("lettuce.tuning.sentinel.follow-switch-master=false")
+			.withPropertyValues("lettuce.tuning.sentinel.follow-switch-master=false",
+					"lettuce.tuning.resilience.role-change.enabled=false")
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				try (FaultLoad load = FaultLoad.start(template, FaultTestSupport.THREADS)) {
@@ -71,7 +102,7 @@ class SentinelFailoverIntegrationTests {
 					boolean stillFailing = load.failedAfter(load.now() - Duration.ofSeconds(1).toNanos());
 					load.close();
 					load.report("sentinel-failover-without-switch-master-watch",
-							"lettuce.tuning.sentinel.follow-switch-master=false, timeout=1s",
+							"lettuce.tuning.sentinel.follow-switch-master=false, role-change.enabled=false, timeout=1s",
 							"failover=" + FaultLoad.seconds(Duration.ofNanos(failedOver - fault))
 									+ " still-failing-5s-later=" + stillFailing);
 					assertThat(stillFailing).isTrue();

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.lettucetuning.cluster.SubscriptionProbe.Kind;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
@@ -30,7 +31,7 @@ class StandaloneSubscriptionsIntegrationTests {
 
 	@BeforeEach
 	void enableKeyspaceNotifications() {
-		this.redis.node().recover();
+		Faults.recover(this.redis.node());
 		SubscriptionProbe.enableKeyspaceNotifications(this.redis.node());
 	}
 

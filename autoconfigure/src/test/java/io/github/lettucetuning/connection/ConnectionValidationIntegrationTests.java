@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.api.StatefulConnection;
@@ -117,7 +118,7 @@ class ConnectionValidationIntegrationTests {
 			.filter((client) -> client.name().equals(this.clientName))
 			.toList();
 		for (ClientInfo client : ours) {
-			this.redis.node().killClient(String.valueOf(client.id()));
+			Faults.killClients(this.redis.node(), String.valueOf(client.id()));
 		}
 		// Let the client see the connections go before the next command is sent.
 		Thread.sleep(200);

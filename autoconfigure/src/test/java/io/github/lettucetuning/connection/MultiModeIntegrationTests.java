@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.api.StatefulConnection;
@@ -178,7 +179,7 @@ class MultiModeIntegrationTests {
 			});
 			awaitSucceeded(succeeded, 2000);
 			ClientInfo victim = clients().get(0);
-			this.redis.node().killClient(String.valueOf(victim.id()));
+			Faults.killClients(this.redis.node(), String.valueOf(victim.id()));
 			long beforeKill = succeeded.get();
 			awaitSucceeded(succeeded, beforeKill + 5000);
 			running.set(false);

@@ -154,6 +154,7 @@ class PooledModeIntegrationTests {
 				List<Boolean> written = Flux.range(0, 500)
 					.flatMap((i) -> reactive.opsForValue().set("reactive" + i, "v"), 500)
 					.collectList()
+					.onErrorMap((ex) -> new AssertionError("A borrow failed: " + causes(ex), ex))
 					.block(Duration.ofSeconds(30));
 				assertThat(written).hasSize(500).containsOnly(true);
 				assertThat(this.redis.node().commandAsString("DBSIZE")).isEqualTo("500");
@@ -228,6 +229,17 @@ class PooledModeIntegrationTests {
 
 	private boolean isOurs(ClientInfo client) {
 		return client.name().equals(this.clientName);
+	}
+
+	// Spring Data reports any failed borrow as "Unable to connect to Redis": the reason
+	// is
+	// in the causes, which a build log's summary line leaves out.
+	private static String causes(Throwable ex) {
+		StringBuilder chain = new StringBuilder();
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			chain.append((chain.length() > 0) ? " <- " : "").append(cause);
+		}
+		return chain.toString();
 	}
 
 	private static void sleep(Duration duration) {

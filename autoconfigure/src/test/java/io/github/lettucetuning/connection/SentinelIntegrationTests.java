@@ -61,7 +61,7 @@ class SentinelIntegrationTests {
 					.containsEntry("check", "info");
 				// the master answers, not a Sentinel
 				assertThat(context.getBean(LettuceEndpoint.class).lettuce().server())
-					.isEqualTo(new ServerIdentity(server.name(), server.version(), "standalone"));
+					.isEqualTo(new ServerIdentity(server.name(), server.version(), "standalone", "primary"));
 			});
 	}
 

@@ -41,8 +41,9 @@ class ClusterCredentialsIntegrationTests {
 		RotatingCredentials credentials = new RotatingCredentials("clu-0", "Cluster-secret-0");
 		String nodes = String.join(",", this.cluster.masters().stream().map((n) -> n.host() + ":" + n.port()).toList());
 		ObservabilityIntegrationSupport.contextRunner(clientName)
-			.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes)
-			.withBean(RedisCredentialsProvider.class, () -> credentials)
+			.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes,
+					"lettuce.tuning.credentials.provider=clusterCredentials")
+			.withBean("clusterCredentials", RedisCredentialsProvider.class, () -> credentials)
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				writeToEverySlotOwner(template);

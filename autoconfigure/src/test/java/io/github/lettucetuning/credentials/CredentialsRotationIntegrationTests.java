@@ -20,6 +20,7 @@ import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -87,7 +88,9 @@ class CredentialsRotationIntegrationTests {
 		RotatingCredentials credentials = new RotatingCredentials("rot-0", password(0));
 		contextRunner(clientName)
 			.withPropertyValues("lettuce.tuning.connection.mode=multi", "lettuce.tuning.connection.multi.size=3")
-			.withBean(RedisCredentialsProvider.class, () -> credentials)
+			// @Primary: the bean Spring Boot's connection is meant to authenticate with.
+			.withBean("rotatingCredentials", RedisCredentialsProvider.class, () -> credentials,
+					(definition) -> definition.setPrimary(true))
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				Traffic traffic = new Traffic(template);
@@ -166,6 +169,7 @@ class CredentialsRotationIntegrationTests {
 				assertThat(shown.rotating()).isTrue();
 				assertThat(shown.reauthenticate()).isEqualTo("ON_NEW_CREDENTIALS");
 				assertThat(shown.source()).isEqualTo(RotatingCredentials.class.getName());
+				assertThat(shown.choice()).startsWith("bean 'rotatingCredentials' is the @Primary credentials bean");
 				assertThat(shown.reauthentications()).isEqualTo((long) reauthenticated);
 				assertThat(shown.lastReauthentication()).isNotNull();
 				assertThat(shown.lastIssued()).isNotNull();
@@ -196,7 +200,7 @@ class CredentialsRotationIntegrationTests {
 					LettuceHealthIndicator health = context.getBean(LettuceHealthIndicator.class);
 					assertThat(health.health().getStatus()).isEqualTo(Status.UP);
 					node.command("ACL", "SETUSER", "victim", "resetpass", ">" + changed);
-					assertThat(node.killClient(clientName)).isPositive();
+					assertThat(Faults.killClients(node, clientName)).isPositive();
 					await(Duration.ofSeconds(15), "the caller told of the rejection", () -> {
 						try {
 							template.opsForValue().get("victim");
@@ -273,7 +277,7 @@ class CredentialsRotationIntegrationTests {
 		List<ClientInfo> ours = ours(node, clientName);
 		if (!ours.isEmpty()) {
 			ClientInfo victim = ours.get(ThreadLocalRandom.current().nextInt(ours.size()));
-			node.killClient(Long.toString(victim.id()));
+			Faults.killClients(node, Long.toString(victim.id()));
 		}
 	}
 

@@ -46,7 +46,8 @@ class SentinelCredentialsIntegrationTests {
 			ObservabilityIntegrationSupport.contextRunner(clientName)
 				.withPropertyValues("spring.data.redis.sentinel.master=" + this.sentinel.masterName(),
 						"spring.data.redis.sentinel.nodes=" + sentinels)
-				.withBean(RedisCredentialsProvider.class, () -> credentials)
+				.withBean("sentinelCredentials", RedisCredentialsProvider.class, () -> credentials,
+						(definition) -> definition.setPrimary(true))
 				.run((context) -> {
 					StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 					template.opsForValue().set("sentinel-creds", "v");

@@ -7,6 +7,7 @@ import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContribut
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.state.ServerIdentity;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.RedisExecutables;
 import io.github.lettucetuning.testsupport.server.ServerVersion;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -57,7 +58,7 @@ class LettuceHealthIndicatorIntegrationTests {
 
 	@AfterEach
 	void restore() {
-		this.redis.node().recover();
+		Faults.recover(this.redis.node());
 	}
 
 	@Test
@@ -73,9 +74,10 @@ class LettuceHealthIndicatorIntegrationTests {
 			assertThat(health.getDetails()).containsEntry("version", server.version())
 				.containsEntry("server", server.name())
 				.containsEntry("check", "info")
+				.containsEntry("role", "primary")
 				.containsEntry("mode", "shared");
 			assertThat(indicator.serverIdentity())
-				.isEqualTo(new ServerIdentity(server.name(), server.version(), "standalone"));
+				.isEqualTo(new ServerIdentity(server.name(), server.version(), "standalone", "primary"));
 		});
 	}
 
@@ -84,7 +86,7 @@ class LettuceHealthIndicatorIntegrationTests {
 		this.contextRunner.run((context) -> {
 			LettuceHealthIndicator indicator = context.getBean(LettuceHealthIndicator.class);
 			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
-			this.redis.node().pause();
+			Faults.pause(this.redis.node());
 			for (int i = 0; i < 3; i++) {
 				long start = System.nanoTime();
 				Health health = indicator.health();
@@ -92,7 +94,7 @@ class LettuceHealthIndicatorIntegrationTests {
 				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 				assertThat(health.getDetails()).containsKey("error");
 			}
-			this.redis.node().resume();
+			Faults.resume(this.redis.node());
 			awaitStatus(indicator, Status.UP);
 		});
 	}
@@ -102,7 +104,7 @@ class LettuceHealthIndicatorIntegrationTests {
 		this.contextRunner.run((context) -> {
 			LettuceHealthIndicator indicator = context.getBean(LettuceHealthIndicator.class);
 			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
-			this.redis.node().kill();
+			Faults.kill(this.redis.node());
 			long start = System.nanoTime();
 			assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(900));
@@ -117,7 +119,7 @@ class LettuceHealthIndicatorIntegrationTests {
 		this.contextRunner.run((context) -> {
 			LettuceHealthIndicator indicator = context.getBean(LettuceHealthIndicator.class);
 			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
-			this.redis.node().kill();
+			Faults.kill(this.redis.node());
 			awaitStatus(indicator, Status.DOWN);
 			for (int i = 0; i < 5; i++) {
 				Health health = indicator.health();

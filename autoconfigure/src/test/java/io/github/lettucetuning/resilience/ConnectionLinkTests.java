@@ -3,7 +3,11 @@ package io.github.lettucetuning.resilience;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.SSLHandshakeException;
+
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.AsyncCommand;
@@ -110,6 +114,49 @@ class ConnectionLinkTests {
 			.havingRootCause()
 			.isInstanceOf(RedisUnreachableException.class);
 		assertThat(this.guard.outages()).hasSize(1);
+	}
+
+	@Test
+	void failedTlsHandshakeIsReportedUntilATcpConnectFailsOrTheConnectionIsBack() {
+		this.guard.sslBundle("redis");
+		EmbeddedChannel first = new EmbeddedChannel();
+		this.link.connected(first);
+		this.link.disconnected(first);
+		first.runScheduledPendingTasks();
+		this.link.tlsFailed(new SSLHandshakeException("Received fatal alert: unknown_ca"));
+		String refused = "the server refuses the client certificate of SSL bundle 'redis' "
+				+ "(Received fatal alert: unknown_ca)";
+		assertThat(this.guard.outages()).singleElement().extracting(OutageGuard.Outage::tls).isEqualTo(refused);
+		AsyncCommand<String, String, String> command = newCommand();
+		this.endpoint.write(command);
+		assertThat(command).failsWithin(Duration.ZERO)
+			.withThrowableThat()
+			.havingRootCause()
+			.withMessageStartingWith("DENIED by lettuce-tuning: the TLS handshake with Redis at ")
+			.withMessageContaining(" fails: " + refused + "; the connection has been down for ")
+			.withMessageNotContaining("unreachable");
+		this.link.connectFailed();
+		assertThat(this.guard.outages()).singleElement().extracting(OutageGuard.Outage::tls).isNull();
+		AsyncCommand<String, String, String> next = newCommand();
+		this.endpoint.write(next);
+		assertThat(next).failsWithin(Duration.ZERO)
+			.withThrowableThat()
+			.havingRootCause()
+			.withMessageContaining("has been unreachable for");
+		this.link.tlsFailed(new RedisConnectionException("Connection closed prematurely"));
+		assertThat(this.guard.outages()).singleElement().extracting(OutageGuard.Outage::tls).isNull();
+		this.link.tlsFailed(new SSLHandshakeException("Received fatal alert: unknown_ca"));
+		// A server that answers a handshake command got past TLS: its refusal is another.
+		AsyncCommand<String, String, String> hello = newCommand();
+		this.link.handshakeWritten(hello);
+		hello.completeExceptionally(new RedisCommandExecutionException("WRONGPASS invalid username-password pair"));
+		assertThat(this.guard.outages()).singleElement()
+			.satisfies((outage) -> assertThat(outage.tls()).isNull())
+			.satisfies((outage) -> assertThat(outage.rejection()).startsWith("refuses"));
+		this.link.tlsFailed(new SSLHandshakeException("Received fatal alert: unknown_ca"));
+		this.link.connected(new EmbeddedChannel());
+		assertThat(this.guard.outages()).isEmpty();
+		assertThat(this.link.tlsFailure()).isNull();
 	}
 
 	private static AsyncCommand<String, String, String> newCommand() {

@@ -60,7 +60,7 @@ class HalfOpenSubscriptionIntegrationTests {
 
 	@AfterEach
 	void restore() {
-		this.redis.node().recover();
+		Faults.recover(this.redis.node());
 	}
 
 	@Test
@@ -79,7 +79,7 @@ class HalfOpenSubscriptionIntegrationTests {
 			NetworkBlackhole blackhole = Faults.blackhole(this.redis.node());
 			CompletableFuture<Void> restarted;
 			try {
-				this.redis.node().kill();
+				Faults.kill(this.redis.node());
 				forgetConnections();
 				// The restart waits for a PING, which the blackhole drops until it heals
 				restarted = CompletableFuture.runAsync(this.redis.node()::restart);

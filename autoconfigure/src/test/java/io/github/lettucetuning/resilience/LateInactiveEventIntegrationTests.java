@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -86,7 +87,7 @@ class LateInactiveEventIntegrationTests {
 
 	@AfterEach
 	void close() {
-		this.redis.node().recover();
+		Faults.recover(this.redis.node());
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		this.resources.shutdown(0, 2, TimeUnit.SECONDS);
 	}
@@ -101,14 +102,14 @@ class LateInactiveEventIntegrationTests {
 			// and
 			// closes the channel; Lettuce reconnects, and the handshake waits until the
 			// server runs again
-			this.redis.node().pause();
+			Faults.pause(this.redis.node());
 			RedisFuture<String> waiting = async.get("before");
 			assertThat(waiting.toCompletableFuture()).failsWithin(Duration.ofSeconds(5))
 				.withThrowableThat()
 				.havingRootCause()
 				.isInstanceOf(RedisStalledException.class);
 			assertThat(this.hold.held.await(5, TimeUnit.SECONDS)).as("old channel's inactive event held").isTrue();
-			this.redis.node().resume();
+			Faults.resume(this.redis.node());
 			assertThat(this.hold.released.await(15, TimeUnit.SECONDS))
 				.as("old channel's inactive event released as the new channel became active")
 				.isTrue();
@@ -127,7 +128,7 @@ class LateInactiveEventIntegrationTests {
 			assertThat(this.redis.node().commandAsString("GET", "pipelined")).isEqualTo("3");
 			// The next outage still gets its grace: the connection's state is its own,
 			// not the stale channel's
-			this.redis.node().kill();
+			Faults.kill(this.redis.node());
 			RedisFuture<String> duringGrace = async.set("during-grace", "4");
 			Thread.sleep(300);
 			assertThat(duringGrace.isDone()).as("a command within the grace waits for the reconnect").isFalse();

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
@@ -70,7 +71,7 @@ class OutageGuardIntegrationTests {
 
 	@AfterEach
 	void restore() {
-		this.redis.node().recover();
+		Faults.recover(this.redis.node());
 	}
 
 	@Test
@@ -81,7 +82,7 @@ class OutageGuardIntegrationTests {
 			// Redis reloads this snapshot when it restarts: what the client sent before
 			// the outage survives it
 			this.redis.node().command("SAVE");
-			this.redis.node().kill();
+			Faults.kill(this.redis.node());
 			CompletableFuture<Void> queued = CompletableFuture
 				.runAsync(() -> template.opsForValue().set("queued", "x"));
 			Thread.sleep(1500);
@@ -109,7 +110,7 @@ class OutageGuardIntegrationTests {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			OutageGuard guard = context.getBean(OutageGuard.class);
 			template.opsForValue().set("warm", "up");
-			this.redis.node().kill();
+			Faults.kill(this.redis.node());
 			// Within the grace: the command waits in Lettuce's queue until the grace ends
 			Thread.sleep(200);
 			AtomicReference<List<OutageGuard.Outage>> listedWhenFailed = new AtomicReference<>();
@@ -141,7 +142,7 @@ class OutageGuardIntegrationTests {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			OutageGuard guard = context.getBean(OutageGuard.class);
 			template.opsForValue().set("warm", "up");
-			this.redis.node().pause();
+			Faults.pause(this.redis.node());
 			long start = System.nanoTime();
 			AtomicReference<List<OutageGuard.Outage>> listedWhenFailed = new AtomicReference<>();
 			CompletableFuture<String> written = setNotingOutages(template, "written", guard, listedWhenFailed);
@@ -160,7 +161,7 @@ class OutageGuardIntegrationTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - next)).isLessThan(Duration.ofMillis(500));
 			assertThat(guard.outages()).singleElement()
 				.satisfies((outage) -> assertThat(outage.server()).endsWith(":" + this.redis.port()));
-			this.redis.node().resume();
+			Faults.resume(this.redis.node());
 			awaitSuccess(template);
 			assertThat(guard.outages()).isEmpty();
 			// Written before the stall: the server ran it when it woke, as the docs warn
@@ -176,7 +177,7 @@ class OutageGuardIntegrationTests {
 			long start = System.nanoTime();
 			assertThat(template.opsForList().leftPop("empty", Duration.ofSeconds(3))).isNull();
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(2900));
-			CompletableFuture<Void> sleep = this.redis.node().debugSleep(Duration.ofSeconds(3));
+			CompletableFuture<Void> sleep = Faults.debugSleep(this.redis.node(), Duration.ofSeconds(3));
 			Thread.sleep(100);
 			assertThatExceptionOfType(RedisConnectionFailureException.class)
 				.isThrownBy(() -> template.opsForValue().get("during-sleep"))
@@ -211,7 +212,7 @@ class OutageGuardIntegrationTests {
 				threads.add(worker);
 			}
 			Thread.sleep(1000);
-			assertThat(this.redis.node().killClient("guard-it")).isPositive();
+			assertThat(Faults.killClients(this.redis.node(), "guard-it")).isPositive();
 			for (Thread thread : threads) {
 				thread.join();
 			}
@@ -262,7 +263,7 @@ class OutageGuardIntegrationTests {
 				for (int i = 0; i < 20; i++) {
 					connections.add(client.connect());
 				}
-				this.redis.node().kill();
+				Faults.kill(this.redis.node());
 				await().atMost(Duration.ofSeconds(20))
 					.pollInterval(Duration.ofMillis(50))
 					.untilAsserted(
@@ -287,7 +288,7 @@ class OutageGuardIntegrationTests {
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				template.opsForValue().set("warm", "up");
-				this.redis.node().pause();
+				Faults.pause(this.redis.node());
 				List<CompletableFuture<Void>> calls = new ArrayList<>();
 				for (int i = 0; i < 20; i++) {
 					int n = i;
@@ -303,7 +304,7 @@ class OutageGuardIntegrationTests {
 						.withThrowableThat()
 						.havingRootCause()
 						.withMessageContaining("size exceeded: 10"));
-				this.redis.node().resume();
+				Faults.resume(this.redis.node());
 				CompletableFuture
 					.allOf(calls.stream()
 						.map((call) -> call.exceptionally((ex) -> null))

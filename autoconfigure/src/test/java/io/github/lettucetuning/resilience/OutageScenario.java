@@ -163,7 +163,7 @@ final class OutageScenario {
 
 			@Override
 			void begin(RedisNode node) {
-				node.kill();
+				Faults.kill(node);
 			}
 
 			@Override
@@ -182,12 +182,12 @@ final class OutageScenario {
 
 			@Override
 			void begin(RedisNode node) {
-				node.pause();
+				Faults.pause(node);
 			}
 
 			@Override
 			void end(RedisNode node) {
-				node.resume();
+				Faults.resume(node);
 			}
 
 		},

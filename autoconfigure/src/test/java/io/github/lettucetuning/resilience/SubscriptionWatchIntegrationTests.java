@@ -13,6 +13,7 @@ import io.github.lettucetuning.endpoint.LettuceEndpoint;
 import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -110,7 +111,7 @@ class SubscriptionWatchIntegrationTests {
 					() -> watch.unrestored().size() == 1);
 			// Allowed again, and the next reconnect subscribes again
 			this.redis.node().command("ACL", "SETUSER", "app", "allchannels");
-			this.redis.node().killClient("subscription-watch");
+			Faults.killClients(this.redis.node(), "subscription-watch");
 			ObservabilityIntegrationSupport.await(RESTORE_TIMEOUT.multipliedBy(3), "the channel restored",
 					() -> watch.unrestored().isEmpty());
 			assertThat(receives(channel, "watch:revoked", "after")).isTrue();

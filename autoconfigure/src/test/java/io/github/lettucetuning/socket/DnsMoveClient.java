@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,7 +38,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * first failure's causes. The line {@code stop} (or the end of input) ends the run.
  * <p>
  * Arguments: the setup ({@code starter}, {@code stock} or {@code stock-jdk-resolver}),
- * the port, the result file.
+ * the port, the result file, and optionally a key prefix (default {@code dns}). Each
+ * writer sets a key of its own, then reads it back; a phase reports when its first and
+ * last writes failed and when a write first succeeded after a failure (epoch
+ * milliseconds, so that the test's JVM can compare them with its own clock). The last
+ * report also goes with {@code <result>.acked}: every key whose {@code SET} returned
+ * {@code OK}, one per line.
  */
 public final class DnsMoveClient {
 
@@ -51,6 +58,7 @@ public final class DnsMoveClient {
 		String setup = args[0];
 		int port = Integer.parseInt(args[1]);
 		Path result = Path.of(args[2]);
+		String keyPrefix = (args.length > 3) ? args[3] : "dns";
 		List<String> properties = new ArrayList<>(List.of("spring.data.redis.host=" + HOST,
 				"spring.data.redis.port=" + port, "spring.application.name=dns-move-" + setup));
 		if (!"starter".equals(setup)) {
@@ -62,7 +70,7 @@ public final class DnsMoveClient {
 			.properties(properties.toArray(String[]::new));
 		try (ConfigurableApplicationContext context = builder.run()) {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
-			Traffic traffic = new Traffic(template);
+			Traffic traffic = new Traffic(template, keyPrefix);
 			traffic.start();
 			System.out.println("dns-move-client: writing");
 			BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -79,6 +87,9 @@ public final class DnsMoveClient {
 				Path written = Files.write(report.resolveSibling(report.getFileName() + ".tmp"), traffic.endPhase());
 				Files.move(written, report, StandardCopyOption.ATOMIC_MOVE);
 				if (last) {
+					Path acked = result.resolveSibling(result.getFileName() + ".acked");
+					Files.move(Files.write(acked.resolveSibling(acked.getFileName() + ".tmp"), traffic.acked()), acked,
+							StandardCopyOption.ATOMIC_MOVE);
 					break;
 				}
 			}
@@ -110,7 +121,18 @@ public final class DnsMoveClient {
 
 		private final StringRedisTemplate template;
 
+		private final String keyPrefix;
+
 		private final AtomicBoolean running = new AtomicBoolean(true);
+
+		private final Queue<String> acked = new ConcurrentLinkedQueue<>();
+
+		// Epoch milliseconds, 0 until it happens in the phase.
+		private final AtomicLong firstFailureAt = new AtomicLong();
+
+		private final AtomicLong lastFailureAt = new AtomicLong();
+
+		private final AtomicLong recoveredAt = new AtomicLong();
 
 		private final AtomicLong successes = new AtomicLong();
 
@@ -126,8 +148,9 @@ public final class DnsMoveClient {
 
 		private final List<Thread> threads = new ArrayList<>();
 
-		Traffic(StringRedisTemplate template) {
+		Traffic(StringRedisTemplate template, String keyPrefix) {
 			this.template = template;
+			this.keyPrefix = keyPrefix;
 		}
 
 		void start() {
@@ -144,13 +167,23 @@ public final class DnsMoveClient {
 			while (this.running.get()) {
 				long start = System.nanoTime();
 				this.callStarts.set(id, start);
+				String key = this.keyPrefix + ":" + id + ":" + n++;
 				try {
-					this.template.opsForValue().set("dns:" + id + ":" + n++, "v");
+					this.template.opsForValue().set(key, "v");
+					this.acked.add(key);
+					long now = System.currentTimeMillis();
+					if (this.lastFailureAt.get() != 0) {
+						this.recoveredAt.compareAndSet(0, now);
+					}
+					this.template.opsForValue().get(key);
 					this.successes.incrementAndGet();
 				}
 				catch (RuntimeException ex) {
 					this.failures.incrementAndGet();
 					this.firstFailure.compareAndSet("none", describe(ex));
+					long now = System.currentTimeMillis();
+					this.firstFailureAt.compareAndSet(0, now);
+					this.lastFailureAt.set(now);
 				}
 				this.callStarts.set(id, 0);
 				this.longestWaitNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
@@ -200,7 +233,14 @@ public final class DnsMoveClient {
 			}
 			return List.of("successes=" + this.successes.getAndSet(0), "failures=" + this.failures.getAndSet(0),
 					"longest-wait-ms=" + TimeUnit.NANOSECONDS.toMillis(this.longestWaitNanos.getAndSet(0)),
-					"first-failure=" + this.firstFailure.getAndSet("none"));
+					"first-failure=" + this.firstFailure.getAndSet("none"),
+					"first-failure-at=" + this.firstFailureAt.getAndSet(0),
+					"last-failure-at=" + this.lastFailureAt.getAndSet(0),
+					"recovered-at=" + this.recoveredAt.getAndSet(0));
+		}
+
+		List<String> acked() {
+			return List.copyOf(this.acked);
 		}
 
 	}

@@ -1,18 +1,12 @@
 package io.github.lettucetuning.socket;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.server.RedisServerConfig;
 import io.github.lettucetuning.testsupport.server.RedisServerLauncher;
@@ -62,19 +56,11 @@ class DnsMoveIntegrationTests {
 	@TempDir
 	Path directory;
 
-	private Path hostsFile;
+	private HostsFileClient client;
 
 	private RedisNode serverA;
 
 	private RedisNode serverB;
-
-	private Process client;
-
-	private Path clientLog;
-
-	private long clientStartedAt;
-
-	private int phase;
 
 	@BeforeEach
 	void startServers() throws IOException {
@@ -83,15 +69,13 @@ class DnsMoveIntegrationTests {
 			.withName("dns-b")
 			.withPort(this.serverA.port())
 			.withBindAddress("127.0.0.2"));
-		this.hostsFile = this.directory.resolve("hosts");
-		pointNameAt(this.serverA);
+		this.client = new HostsFileClient(this.directory);
+		this.client.pointAt(this.serverA);
 	}
 
 	@AfterEach
 	void stopEverything() {
-		if (this.client != null && this.client.isAlive()) {
-			this.client.destroyForcibly();
-		}
+		this.client.close();
 		this.serverA.close();
 		this.serverB.close();
 	}
@@ -119,9 +103,9 @@ class DnsMoveIntegrationTests {
 
 		// The name stops resolving while B is up: reconnects fail on the resolver, and
 		// callers fail after the grace instead of waiting for it
-		pointNameNowhere();
+		this.client.pointNowhere();
 		Thread.sleep(MAX_TTL.plusSeconds(1).toMillis());
-		assertThat(this.serverB.killClient(CLIENT_NAME)).as("the client's connections to B").isPositive();
+		assertThat(Faults.killClients(this.serverB, CLIENT_NAME)).as("the client's connections to B").isPositive();
 		Thread.sleep(3000);
 		assertThat(this.serverB.countClients(CLIENT_NAME)).as("no connection while the name does not resolve").isZero();
 		Map<String, String> unresolved = endPhase();
@@ -133,7 +117,7 @@ class DnsMoveIntegrationTests {
 
 		// And back: traffic resumes within the same bound
 		long keysBefore = dbSize(this.serverB);
-		pointNameAt(this.serverB);
+		this.client.pointAt(this.serverB);
 		long restoredAt = System.nanoTime();
 		await().atMost(bound.plus(Duration.ofSeconds(30)))
 			.pollInterval(Duration.ofMillis(50))
@@ -148,7 +132,7 @@ class DnsMoveIntegrationTests {
 	@Test
 	void stockBootDoesNotReadTheJvmHostsFile() throws Exception {
 		startClient("stock");
-		awaitClientWriting();
+		this.client.awaitWriting();
 		// Lettuce's Netty resolver reads /etc/hosts and asks DNS; neither knows the name
 		Thread.sleep(5000);
 		Map<String, String> result = stopClient();
@@ -171,7 +155,7 @@ class DnsMoveIntegrationTests {
 		Map<String, String> result = stopClient();
 		report("stock-jdk-resolver", moved, result);
 		// The JDK cached the answer at the client's first lookup, after its JVM started
-		Duration sinceClientStart = Duration.ofNanos(reachedB - this.clientStartedAt);
+		Duration sinceClientStart = Duration.ofNanos(reachedB - this.client.startedAt());
 		assertThat(sinceClientStart)
 			.as("B is reached only after the JDK's cache expired; moved %s after the move", moved)
 			.isGreaterThanOrEqualTo(JDK_CACHE_TTL);
@@ -187,109 +171,31 @@ class DnsMoveIntegrationTests {
 				+ ((moved != null) ? moved.toMillis() + " ms after the change" : "never") + "; client " + result);
 	}
 
-	private void pointNameAt(RedisNode server) throws IOException {
-		writeHostsFile(server.host() + " " + DnsMoveClient.HOST + "\n");
-	}
-
-	private void pointNameNowhere() throws IOException {
-		writeHostsFile("127.0.0.1 localhost\n");
-	}
-
-	private void writeHostsFile(String content) throws IOException {
-		// Written whole and moved into place, so that no reader sees half a file
-		Path next = this.directory.resolve("hosts.next");
-		Files.writeString(next, content, StandardCharsets.US_ASCII);
-		Files.move(next, this.hostsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-	}
-
 	// Points the name at B and stops A; returns when, in System.nanoTime().
 	private long move() throws IOException {
-		pointNameAt(this.serverB);
+		this.client.pointAt(this.serverB);
 		this.serverA.stop();
 		return System.nanoTime();
 	}
 
 	private void startClient(String setup) throws IOException {
-		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-		this.clientLog = this.directory.resolve("client.log");
-		ProcessBuilder builder = new ProcessBuilder(java.toString(), "-Xmx256m",
-				"-Djdk.net.hosts.file=" + this.hostsFile, "-cp", System.getProperty("java.class.path"),
-				DnsMoveClient.class.getName(), setup, Integer.toString(this.serverA.port()),
-				this.directory.resolve("result").toString())
-			.redirectErrorStream(true)
-			.redirectOutput(this.clientLog.toFile());
-		this.clientStartedAt = System.nanoTime();
-		this.client = builder.start();
+		this.client.start(setup, this.serverA.port(), "dns");
 	}
 
-	private void awaitClientWriting() {
-		await().atMost(CLIENT_START)
-			.pollInterval(Duration.ofMillis(100))
-			.failFast("client exited: " + logTail(), () -> !this.client.isAlive())
-			.until(() -> Files.readString(this.clientLog).contains("dns-move-client: writing"));
-	}
-
-	// Returns when the writes were seen, in System.nanoTime().
 	private long awaitWritesOn(RedisNode server, Duration atMost) {
-		await().atMost(atMost)
-			.pollInterval(Duration.ofMillis(50))
-			.failFast("client exited: " + logTail(), () -> !this.client.isAlive())
-			.until(() -> dbSize(server) > 0);
-		return System.nanoTime();
+		return this.client.awaitWritesOn(server, atMost);
 	}
 
 	private static long dbSize(RedisNode server) {
-		try {
-			return Long.parseLong(String.valueOf(server.command("DBSIZE")));
-		}
-		catch (RuntimeException ex) {
-			return 0;
-		}
+		return HostsFileClient.dbSize(server);
 	}
 
-	// Ends the client's current phase and returns its report.
 	private Map<String, String> endPhase() throws IOException {
-		OutputStream input = this.client.getOutputStream();
-		input.write('\n');
-		input.flush();
-		return awaitReport();
+		return this.client.endPhase();
 	}
 
 	private Map<String, String> stopClient() throws Exception {
-		try (OutputStream input = this.client.getOutputStream()) {
-			input.write("stop\n".getBytes(StandardCharsets.US_ASCII));
-		}
-		Map<String, String> report = awaitReport();
-		assertThat(this.client.waitFor(120, TimeUnit.SECONDS)).as("client exits; %s", logTail()).isTrue();
-		assertThat(this.client.exitValue()).as("client exit; %s", logTail()).isZero();
-		return report;
-	}
-
-	private Map<String, String> awaitReport() throws IOException {
-		Path report = this.directory.resolve("result." + this.phase++);
-		// Bounded: the last report waits for writers of stock Boot, which may wait out
-		// the
-		// command timeout (60s)
-		await().atMost(Duration.ofSeconds(100))
-			.pollInterval(Duration.ofMillis(50))
-			.failFast("client exited: " + logTail(), () -> !this.client.isAlive() && !Files.exists(report))
-			.until(() -> Files.exists(report));
-		Map<String, String> result = new HashMap<>();
-		for (String line : Files.readAllLines(report)) {
-			int equals = line.indexOf('=');
-			result.put(line.substring(0, equals), line.substring(equals + 1));
-		}
-		return result;
-	}
-
-	private String logTail() {
-		try {
-			List<String> lines = Files.readAllLines(this.clientLog);
-			return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-		}
-		catch (IOException ex) {
-			return "(no client log: " + ex.getMessage() + ")";
-		}
+		return this.client.stop();
 	}
 
 }

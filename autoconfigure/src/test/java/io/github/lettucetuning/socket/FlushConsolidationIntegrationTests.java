@@ -60,7 +60,7 @@ class FlushConsolidationIntegrationTests {
 	@BeforeEach
 	void prepare() {
 		this.redis.node().command("FLUSHALL");
-		NettyCustomizerContribution channelCapture = () -> new NettyCustomizer() {
+		NettyCustomizerContribution channelCapture = (tracing) -> new NettyCustomizer() {
 
 			@Override
 			public void afterChannelInitialized(Channel channel) {

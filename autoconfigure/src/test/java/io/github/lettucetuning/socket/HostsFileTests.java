@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tests for {@link HostsFile}: an entry is read from the given file, case-insensitively,
  * by address family, and a changed file is seen only once the last read is older than the
- * refresh interval.
+ * refresh interval, or was expired.
  */
 class HostsFileTests {
 
@@ -43,6 +43,20 @@ class HostsFileTests {
 		assertThat(hourly.address("redis-primary.test", ResolvedAddressTypes.IPV4_ONLY))
 			.isEqualTo(InetAddress.getByName("127.0.0.1"));
 		assertThat(always.address("redis-primary.test", ResolvedAddressTypes.IPV4_ONLY))
+			.isEqualTo(InetAddress.getByName("127.0.0.2"));
+	}
+
+	@Test
+	void anExpiredReadIsReplacedAtTheNextLookupWhateverTheInterval() throws IOException {
+		Path file = write("127.0.0.1 redis-primary.test\n");
+		HostsFile hourly = HostsFile.of(file, Duration.ofHours(1));
+		write("127.0.0.2 redis-primary.test\n");
+		hourly.expire();
+		assertThat(hourly.address("redis-primary.test", ResolvedAddressTypes.IPV4_ONLY))
+			.isEqualTo(InetAddress.getByName("127.0.0.2"));
+		write("127.0.0.3 redis-primary.test\n");
+		assertThat(hourly.address("redis-primary.test", ResolvedAddressTypes.IPV4_ONLY))
+			.as("expired once, then read hourly again")
 			.isEqualTo(InetAddress.getByName("127.0.0.2"));
 	}
 

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 import io.github.lettucetuning.testsupport.topology.RedisTopology;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -79,11 +80,12 @@ public class RedisServersExtension
 	private RedisTopology topology(ExtensionContext context, TopologyKind kind) {
 		ExtensionContext declaring = declaringContext(context, kind)
 			.orElseThrow(() -> new ExtensionConfigurationException("A " + kind.type().getSimpleName() + " needs @"
-					+ kind.annotation().getSimpleName() + " on the test class or an enclosing class"));
-		var attributes = AnnotationSupport.findAnnotation(declaring.getRequiredTestClass(), kind.annotation())
+					+ TopologyAnnotations.of(kind).getSimpleName() + " on the test class or an enclosing class"));
+		var attributes = AnnotationSupport
+			.findAnnotation(declaring.getRequiredTestClass(), TopologyAnnotations.of(kind))
 			.orElseThrow();
 		return declaring.getStore(NAMESPACE)
-			.computeIfAbsent(kind, (key) -> kind.start(attributes), RedisTopology.class);
+			.computeIfAbsent(kind, (key) -> TopologyAnnotations.start(kind, attributes), RedisTopology.class);
 	}
 
 	private void injectFields(ExtensionContext context, @Nullable Object testInstance) {
@@ -122,7 +124,7 @@ public class RedisServersExtension
 	}
 
 	private static boolean isDeclaredOn(Class<?> testClass, TopologyKind kind) {
-		return AnnotationSupport.isAnnotated(testClass, kind.annotation());
+		return AnnotationSupport.isAnnotated(testClass, TopologyAnnotations.of(kind));
 	}
 
 }

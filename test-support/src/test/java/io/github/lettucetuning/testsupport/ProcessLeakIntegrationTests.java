@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.FreePorts;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
@@ -29,9 +30,9 @@ class ProcessLeakIntegrationTests {
 			RedisSentinelTopology sentinel = start(topologies, RedisSentinelTopology.start());
 			RedisClusterTopology cluster = start(topologies, RedisClusterTopology.start());
 			RedisNode added = cluster.addEmptyMaster();
-			standalone.node().pause();
-			sentinel.sentinels().get(0).pause();
-			cluster.replicas().get(0).kill();
+			Faults.pause(standalone.node());
+			Faults.pause(sentinel.sentinels().get(0));
+			Faults.kill(cluster.replicas().get(0));
 			topologies.forEach((topology) -> nodes.addAll(topology.nodes()));
 			assertThat(nodes).hasSize(1 + 5 + 7).contains(added);
 		}

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.FreePorts;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.server.RespClient;
@@ -50,7 +51,7 @@ class RedisStandaloneIntegrationTests {
 	@AfterEach
 	void cleanUp() {
 		// The server is shared by the class: undo what a test changed
-		this.node.resume();
+		Faults.resume(this.node);
 		if (!this.node.isAlive()) {
 			this.node.restart();
 		}
@@ -84,7 +85,7 @@ class RedisStandaloneIntegrationTests {
 				assertThat(client.name()).isEqualTo("bystander");
 				assertThat(client.addr()).isEqualTo("127.0.0.1:" + bystander.localPort());
 			});
-			assertThat(this.node.killClient("victim")).isEqualTo(1);
+			assertThat(Faults.killClients(this.node, "victim")).isEqualTo(1);
 			assertThat(this.node.countClients("victim")).isZero();
 			assertThatExceptionOfType(UncheckedIOException.class).isThrownBy(() -> victim.command("PING"));
 			assertThat(bystander.command("PING")).isEqualTo("PONG");
@@ -95,7 +96,7 @@ class RedisStandaloneIntegrationTests {
 	void clientsAreKilledById() {
 		try (RespClient victim = appClient("by-id")) {
 			long id = (Long) victim.command("CLIENT", "ID");
-			assertThat(this.node.killClient(Long.toString(id))).isEqualTo(1);
+			assertThat(Faults.killClients(this.node, Long.toString(id))).isEqualTo(1);
 			assertThatExceptionOfType(UncheckedIOException.class).isThrownBy(() -> victim.command("PING"));
 		}
 	}
@@ -103,12 +104,12 @@ class RedisStandaloneIntegrationTests {
 	@Test
 	void pausedServerAnswersNothingUntilResumed() {
 		try (RespClient client = appClient("paused")) {
-			this.node.pause();
+			Faults.pause(this.node);
 			assertThat(this.node.isPaused()).isTrue();
 			client.readTimeout(Duration.ofMillis(300));
 			assertThatExceptionOfType(UncheckedIOException.class).isThrownBy(() -> client.command("PING"))
 				.withMessageContaining("SocketTimeoutException");
-			this.node.resume();
+			Faults.resume(this.node);
 			client.readTimeout(Duration.ofSeconds(5));
 			// The PING sent while paused is answered first
 			assertThat(client.readReply()).isEqualTo("PONG");
@@ -121,7 +122,7 @@ class RedisStandaloneIntegrationTests {
 		int port = this.node.port();
 		long pid = this.node.pid();
 		this.node.command("SET", "before-kill", "1");
-		this.node.kill();
+		Faults.kill(this.node);
 		assertThat(this.node.isAlive()).isFalse();
 		assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
 		assertThatExceptionOfType(UncheckedIOException.class).isThrownBy(() -> this.node.command("PING"));
@@ -137,7 +138,7 @@ class RedisStandaloneIntegrationTests {
 	@Test
 	void debugSleepStallsOtherClientsForTheSleptTime() throws Exception {
 		try (RespClient client = appClient("sleep-watcher")) {
-			CompletableFuture<Void> sleeping = this.node.debugSleep(Duration.ofMillis(1000));
+			CompletableFuture<Void> sleeping = Faults.debugSleep(this.node, Duration.ofMillis(1000));
 			long start = System.nanoTime();
 			assertThat(client.command("PING")).isEqualTo("PONG");
 			Duration stalled = Duration.ofNanos(System.nanoTime() - start);

@@ -1,7 +1,7 @@
 package io.github.lettucetuning.autoconfigure.cluster;
 
+import io.github.lettucetuning.autoconfigure.CustomizerOrder;
 import io.github.lettucetuning.autoconfigure.ExplicitProperties;
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 
 import org.springframework.context.annotation.Bean;
@@ -21,7 +21,7 @@ public final class LettuceTuningClusterConfiguration {
 	private static final String REFRESH_PERIOD = "spring.data.redis.lettuce.cluster.refresh.period";
 
 	@Bean
-	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
+	@Order(CustomizerOrder.LETTUCE_TUNING)
 	ClusterOptionsBuilderCustomizer lettuceTuningClusterOptionsCustomizer(LettuceTuningProperties properties,
 			Environment environment) {
 		return new ClusterOptionsBuilderCustomizer(properties.getCluster().getNodeFilter(),

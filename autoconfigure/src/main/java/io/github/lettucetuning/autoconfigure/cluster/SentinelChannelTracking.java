@@ -3,6 +3,7 @@ package io.github.lettucetuning.autoconfigure.cluster;
 import io.github.lettucetuning.autoconfigure.socket.NettyCustomizerContribution;
 import io.github.lettucetuning.cluster.ChannelTracker;
 import io.lettuce.core.resource.NettyCustomizer;
+import io.lettuce.core.tracing.Tracing;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,7 +32,7 @@ final class SentinelChannelTracking implements NettyCustomizerContribution {
 	}
 
 	@Override
-	public @Nullable NettyCustomizer customizer() {
+	public @Nullable NettyCustomizer customizer(Tracing tracing) {
 		return isSentinel() ? this.channels : null;
 	}
 

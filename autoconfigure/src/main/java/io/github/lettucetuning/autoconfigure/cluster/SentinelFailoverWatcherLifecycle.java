@@ -73,8 +73,8 @@ final class SentinelFailoverWatcherLifecycle implements SmartLifecycle {
 			return;
 		}
 		if (!CompositeNettyCustomizer.includes(this.clientResources.nettyCustomizer(), this.channels)) {
-			logger.warn("lettuce-tuning cannot move connections at Sentinel failovers: another NettyCustomizer "
-					+ "replaced its channel tracker in the client resources. Connections follow a new master only "
+			logger.warn("lettuce-tuning cannot move connections at Sentinel failovers: the client resources, "
+					+ "built by the application, lack its channel tracker. Connections follow a new master only "
 					+ "when they reconnect.");
 			return;
 		}

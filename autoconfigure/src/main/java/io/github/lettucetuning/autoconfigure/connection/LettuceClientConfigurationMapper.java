@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.stream.Stream;
 
+import io.github.lettucetuning.socket.CurrentSslMaterial;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
@@ -21,29 +22,51 @@ import org.springframework.util.StringUtils;
 /**
  * Turns {@code spring.data.redis.*} into the {@link LettuceClientConfiguration} Spring
  * Boot's own factory would get, so that the starter honours every Boot property with
- * Boot's meaning. The one addition: without a client name the application's name is used.
- * The application's customizers run after the mapping, configuration customizers last, so
- * that its code overrides any mapped value. {@code BootMappingParityTests} holds the
- * result against Boot's.
+ * Boot's meaning. Two additions: without a client name the application's name is used,
+ * and new connections use an SSL bundle's material as it is when they open, where Boot's
+ * keep the material of startup after the bundle was reloaded. The application's
+ * customizers run after the mapping, configuration customizers last, so that its code
+ * overrides any mapped value. {@code BootMappingParityTests} holds the result against
+ * Boot's.
  */
+// Works around Boot's mapping from properties to the client configuration being
+// package-private:
+// docs/upstream.md#boots-connection-mapping-re-implemented
 final class LettuceClientConfigurationMapper {
 
 	private final DataRedisProperties properties;
 
 	private final @Nullable SslBundle sslBundle;
 
+	private final @Nullable CurrentSslMaterial sslMaterial;
+
 	private final @Nullable String applicationName;
 
 	/**
-	 * Create a mapper.
+	 * Create a mapper whose connections keep the SSL bundle's material of startup, as
+	 * Spring Boot's do.
 	 * @param properties Boot's Redis properties
 	 * @param sslBundle the bundle of Boot's connection details, if SSL is on
 	 * @param applicationName {@code spring.application.name}, the fallback client name
 	 */
 	LettuceClientConfigurationMapper(DataRedisProperties properties, @Nullable SslBundle sslBundle,
 			@Nullable String applicationName) {
+		this(properties, sslBundle, null, applicationName);
+	}
+
+	/**
+	 * Create a mapper.
+	 * @param properties Boot's Redis properties
+	 * @param sslBundle the bundle of Boot's connection details, if SSL is on
+	 * @param sslMaterial the bundle's material as it is now, when the bundle is followed
+	 * across reloads
+	 * @param applicationName {@code spring.application.name}, the fallback client name
+	 */
+	LettuceClientConfigurationMapper(DataRedisProperties properties, @Nullable SslBundle sslBundle,
+			@Nullable CurrentSslMaterial sslMaterial, @Nullable String applicationName) {
 		this.properties = properties;
 		this.sslBundle = sslBundle;
+		this.sslMaterial = sslMaterial;
 		this.applicationName = applicationName;
 	}
 
@@ -61,8 +84,8 @@ final class LettuceClientConfigurationMapper {
 		if (usesSsl()) {
 			builder.useSsl();
 		}
-		builder.clientOptions(
-				new LettuceClientOptionsMapper(this.properties, this.sslBundle).map(cluster, optionsCustomizers));
+		builder.clientOptions(new LettuceClientOptionsMapper(this.properties, this.sslBundle, this.sslMaterial)
+			.map(cluster, optionsCustomizers));
 		builder.clientResources(clientResources);
 		configurationCustomizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

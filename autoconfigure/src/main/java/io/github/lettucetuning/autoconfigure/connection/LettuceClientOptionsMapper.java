@@ -1,5 +1,6 @@
 package io.github.lettucetuning.autoconfigure.connection;
 
+import io.github.lettucetuning.socket.CurrentSslMaterial;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
@@ -20,15 +21,29 @@ import org.springframework.boot.ssl.SslManagerBundle;
  * {@link LettuceClientOptionsBuilderCustomizer} adjust them: the starter's own tuning
  * (keep-alive, cluster triggers) arrives that way, as does the application's.
  */
+// Works around Boot building cluster options only for spring.data.redis.cluster.*:
+// docs/upstream.md#cluster-options-however-the-cluster-is-defined
 final class LettuceClientOptionsMapper {
 
 	private final DataRedisProperties properties;
 
 	private final @Nullable SslBundle sslBundle;
 
-	LettuceClientOptionsMapper(DataRedisProperties properties, @Nullable SslBundle sslBundle) {
+	private final @Nullable CurrentSslMaterial sslMaterial;
+
+	/**
+	 * Create a mapper.
+	 * @param properties Boot's Redis properties
+	 * @param sslBundle the bundle of Boot's connection details, if SSL is on
+	 * @param sslMaterial the bundle's material as it is now, when the bundle is followed
+	 * across reloads, else {@code null}: connections then keep the managers the bundle
+	 * had at startup, as with Spring Boot
+	 */
+	LettuceClientOptionsMapper(DataRedisProperties properties, @Nullable SslBundle sslBundle,
+			@Nullable CurrentSslMaterial sslMaterial) {
 		this.properties = properties;
 		this.sslBundle = sslBundle;
+		this.sslMaterial = sslMaterial;
 	}
 
 	/**
@@ -48,7 +63,7 @@ final class LettuceClientOptionsMapper {
 		map.from(this.properties::getConnectTimeout)
 			.as((timeout) -> SocketOptions.builder().connectTimeout(timeout).build())
 			.to(builder::socketOptions);
-		map.from(this.sslBundle).as(LettuceClientOptionsMapper::sslOptions).to(builder::sslOptions);
+		map.from(this.sslBundle).as(this::sslOptions).to(builder::sslOptions);
 		// Commands expire after the command timeout instead of waiting for a reply
 		// forever.
 		builder.timeoutOptions(TimeoutOptions.enabled());
@@ -64,7 +79,7 @@ final class LettuceClientOptionsMapper {
 		return builder.build();
 	}
 
-	private static SslOptions sslOptions(SslBundle bundle) {
+	private SslOptions sslOptions(SslBundle bundle) {
 		SslManagerBundle managers = bundle.getManagers();
 		SslOptions.Builder builder = SslOptions.builder()
 			.keyManager(managers.getKeyManagerFactory())
@@ -72,6 +87,9 @@ final class LettuceClientOptionsMapper {
 		PropertyMapper map = PropertyMapper.get();
 		map.from(bundle.getOptions().getCiphers()).to(builder::cipherSuites);
 		map.from(bundle.getOptions().getEnabledProtocols()).to(builder::protocols);
+		// Lettuce applies this per connection, after the managers above: each new
+		// connection gets the bundle's managers as they are then.
+		map.from(this.sslMaterial).to(builder::sslContext);
 		return builder.build();
 	}
 

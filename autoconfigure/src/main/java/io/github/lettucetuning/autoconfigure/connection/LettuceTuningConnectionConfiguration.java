@@ -6,11 +6,20 @@ import io.github.lettucetuning.autoconfigure.SharedConnectionCount;
 import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.connection.ServingLoops;
+import io.github.lettucetuning.resilience.RoleChangeGuard;
+import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.autoconfigure.socket.NettyCustomizerContribution;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
@@ -50,11 +59,15 @@ public final class LettuceTuningConnectionConfiguration {
 			ObjectProvider<RedisSentinelConfiguration> sentinel, ObjectProvider<RedisClusterConfiguration> cluster,
 			ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
 			ObjectProvider<LettuceClientOptionsBuilderCustomizer> optionsCustomizers,
-			ObjectProvider<LettuceClientConfigurationBuilderCustomizer> configurationCustomizers) {
+			ObjectProvider<LettuceClientConfigurationBuilderCustomizer> configurationCustomizers,
+			ObjectProvider<ServingLoops> servingLoops, ObjectProvider<SslBundles> sslBundles,
+			ObjectProvider<RoleChangeGuard> roleChangeGuard, ObjectProvider<OutageGuard> outageGuard) {
 		RedisConfiguration configuration = new RedisTopology(connectionDetails, maxRedirects(properties))
 			.resolve(standalone, sentinel, cluster, masterReplica);
-		LettuceClientConfiguration clientConfiguration = new LettuceClientConfigurationMapper(properties,
-				connectionDetails.getSslBundle(), environment.getProperty("spring.application.name"))
+		SslBundle sslBundle = connectionDetails.getSslBundle();
+		LettuceClientConfiguration clientConfiguration = new LettuceClientConfigurationMapper(properties, sslBundle,
+				SslBundleReloads.follow(properties, sslBundles.getIfAvailable(), sslBundle),
+				environment.getProperty("spring.application.name"))
 			.map(configuration instanceof ClusterConfiguration, clientResources, optionsCustomizers,
 					configurationCustomizers);
 		LettuceTuningConnectionFactory factory = LettuceTuningConnectionFactory.of(configuration, clientConfiguration,
@@ -63,10 +76,60 @@ public final class LettuceTuningConnectionConfiguration {
 		configureDedicatedConnections(factory, tuning, properties, ExplicitProperties.of(environment),
 				ClassUtils.isPresent("org.apache.commons.pool2.ObjectPool", resourceLoader.getClassLoader()));
 		factory.setEagerInitialization(tuning.getConnection().isEagerInitialization());
+		factory.setStrictBlockingCallGuard(tuning.getResilience().getBlockingCallGuard().isStrict());
+		servingLoops.ifAvailable(factory::setServingLoops);
+		if (followsRoleChanges(configuration, properties)) {
+			factory.setRoleChangeGuard(roleChangeGuard.getIfAvailable());
+		}
+		if (tuning.getResilience().getMaintenanceNotifications().isStopAfterRefusal()) {
+			outageGuard.ifAvailable((guard) -> factory.setMaintenanceNotifications(guard.maintenanceNotifications()));
+		}
 		if (Threading.VIRTUAL.isActive(environment)) {
 			factory.setExecutor(virtualThreadExecutor());
 		}
 		return factory;
+	}
+
+	// Only multi mode has another shared connection to give a synchronous call made on an
+	// event loop; elsewhere nothing asks which loop serves a connection.
+	@Bean
+	@ConditionalOnProperty(name = "lettuce.tuning.connection.mode", havingValue = "multi")
+	@ConditionalOnBooleanProperty(name = "lettuce.tuning.resilience.blocking-call-guard.enabled", matchIfMissing = true)
+	ServingLoops lettuceTuningServingLoops() {
+		return new ServingLoops();
+	}
+
+	@Bean
+	@ConditionalOnBean(ServingLoops.class)
+	NettyCustomizerContribution lettuceTuningServingLoopsContribution(ServingLoops servingLoops) {
+		return (tracing) -> servingLoops;
+	}
+
+	// A demoted primary is followed only on connections that write to the one server the
+	// endpoint (or Sentinel) names: a cluster follows MOVED itself, and with read-from or
+	// static master/replica Lettuce routes by role, reading from replicas on purpose.
+	@Bean
+	NettyCustomizerContribution lettuceTuningRoleChangeContribution(ObjectProvider<RoleChangeGuard> roleChangeGuard,
+			DataRedisProperties properties, ObjectProvider<DataRedisConnectionDetails> connectionDetails,
+			ObjectProvider<RedisStandaloneConfiguration> standalone,
+			ObjectProvider<RedisSentinelConfiguration> sentinel, ObjectProvider<RedisClusterConfiguration> cluster,
+			ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica) {
+		return (tracing) -> {
+			RoleChangeGuard guard = roleChangeGuard.getIfAvailable();
+			DataRedisConnectionDetails details = connectionDetails.getIfAvailable();
+			if (guard == null || details == null) {
+				return null;
+			}
+			RedisConfiguration configuration = new RedisTopology(details, maxRedirects(properties)).resolve(standalone,
+					sentinel, cluster, masterReplica);
+			return followsRoleChanges(configuration, properties) ? guard : null;
+		};
+	}
+
+	static boolean followsRoleChanges(RedisConfiguration configuration, DataRedisProperties properties) {
+		return (configuration instanceof RedisStandaloneConfiguration
+				|| configuration instanceof RedisSentinelConfiguration)
+				&& properties.getLettuce().getReadFrom() == null;
 	}
 
 	private static @Nullable Integer maxRedirects(DataRedisProperties properties) {

@@ -1,8 +1,7 @@
 package io.github.lettucetuning.autoconfigure.credentials;
 
-import java.util.List;
-
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.CustomizerOrder;
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.credentials.TrackingCredentialsProviderFactory;
 import io.lettuce.core.ClientOptions;
@@ -10,7 +9,7 @@ import io.lettuce.core.ClientOptions.ReauthenticateBehavior;
 import io.lettuce.core.RedisCredentialsProvider;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
@@ -23,8 +22,11 @@ import org.springframework.data.redis.connection.lettuce.RedisCredentialsProvide
  * Puts the application's {@link RedisCredentialsProviderFactory} or
  * {@link RedisCredentialsProvider} bean on every connection the client opens, through
  * Spring Data's client configuration, and has Lettuce re-authenticate live connections
- * when it issues new credentials. Both kinds of bean at once, or two of one kind, fail
- * startup: which should win is the application's to say.
+ * when it issues new credentials. Which bean, if any, is
+ * {@code lettuce.tuning.credentials.provider}'s to say: by default only the one marked
+ * {@code @Primary}, and only when {@code spring.data.redis.username} and {@code password}
+ * are unset, since stock Spring Boot wires none and a bean may be meant for another Redis
+ * ({@link CredentialsChoice} has the rule).
  *
  * @since 0.1.0
  */
@@ -34,14 +36,19 @@ import org.springframework.data.redis.connection.lettuce.RedisCredentialsProvide
 public final class LettuceTuningCredentialsConfiguration {
 
 	@Bean
+	CredentialsChoice lettuceTuningCredentialsChoice(ConfigurableListableBeanFactory beanFactory,
+			LettuceTuningProperties properties, DataRedisConnectionDetails connectionDetails) {
+		return CredentialsChoice.of(beanFactory, properties.getCredentials().getProvider(), connectionDetails);
+	}
+
+	@Bean
 	CredentialsTracker lettuceTuningCredentialsTracker(DataRedisConnectionDetails connectionDetails,
-			ObjectProvider<RedisCredentialsProviderFactory> factories,
-			ObjectProvider<RedisCredentialsProvider> providers) {
-		Object source = CredentialsSource.of(factories, providers);
-		if (source != null) {
-			return new CredentialsTracker(null, source.getClass().getName());
+			CredentialsChoice choice) {
+		Object bean = choice.bean();
+		if (bean != null) {
+			return new CredentialsTracker(null, bean.getClass().getName(), choice.reason());
 		}
-		return new CredentialsTracker(configuredUser(connectionDetails), null);
+		return new CredentialsTracker(configuredUser(connectionDetails), null, choice.reason());
 	}
 
 	// Redis names a password sent without a user name the default user's.
@@ -53,11 +60,10 @@ public final class LettuceTuningCredentialsConfiguration {
 	}
 
 	@Bean
-	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
-	LettuceClientConfigurationBuilderCustomizer lettuceTuningCredentialsCustomizer(
-			ObjectProvider<RedisCredentialsProviderFactory> factories,
-			ObjectProvider<RedisCredentialsProvider> providers, CredentialsTracker tracker) {
-		Object source = CredentialsSource.of(factories, providers);
+	@Order(CustomizerOrder.LETTUCE_TUNING)
+	LettuceClientConfigurationBuilderCustomizer lettuceTuningCredentialsCustomizer(CredentialsChoice choice,
+			CredentialsTracker tracker) {
+		Object source = choice.bean();
 		return (builder) -> {
 			if (source instanceof RedisCredentialsProviderFactory factory) {
 				builder.redisCredentialsProviderFactory(TrackingCredentialsProviderFactory.of(factory, tracker));
@@ -71,44 +77,15 @@ public final class LettuceTuningCredentialsConfiguration {
 	// Lettuce re-authenticates only when told to; an application that chose otherwise
 	// has its own customizer, which runs after this one.
 	@Bean
-	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
-	LettuceClientOptionsBuilderCustomizer lettuceTuningReauthenticationCustomizer(
-			ObjectProvider<RedisCredentialsProviderFactory> factories,
-			ObjectProvider<RedisCredentialsProvider> providers) {
-		boolean provided = CredentialsSource.of(factories, providers) != null;
+	@Order(CustomizerOrder.LETTUCE_TUNING)
+	LettuceClientOptionsBuilderCustomizer lettuceTuningReauthenticationCustomizer(CredentialsChoice choice) {
+		boolean provided = choice.bean() != null;
 		return (builder) -> {
 			if (provided
 					&& builder.build().getReauthenticateBehaviour() == ClientOptions.DEFAULT_REAUTHENTICATE_BEHAVIOUR) {
 				builder.reauthenticateBehavior(ReauthenticateBehavior.ON_NEW_CREDENTIALS);
 			}
 		};
-	}
-
-	/**
-	 * Finds the one bean that supplies credentials.
-	 */
-	static final class CredentialsSource {
-
-		private CredentialsSource() {
-		}
-
-		static @Nullable Object of(ObjectProvider<RedisCredentialsProviderFactory> factories,
-				ObjectProvider<RedisCredentialsProvider> providers) {
-			List<RedisCredentialsProviderFactory> factoryBeans = factories.orderedStream().toList();
-			List<RedisCredentialsProvider> providerBeans = providers.orderedStream().toList();
-			if (factoryBeans.size() + providerBeans.size() > 1) {
-				throw new IllegalStateException("lettuce-tuning found " + factoryBeans.size()
-						+ " RedisCredentialsProviderFactory and " + providerBeans.size()
-						+ " RedisCredentialsProvider beans, and cannot tell which one supplies the Redis credentials. "
-						+ "Keep one: a RedisCredentialsProvider bean for the data nodes, or a "
-						+ "RedisCredentialsProviderFactory bean when Sentinels need credentials of their own.");
-			}
-			if (!factoryBeans.isEmpty()) {
-				return factoryBeans.get(0);
-			}
-			return providerBeans.isEmpty() ? null : providerBeans.get(0);
-		}
-
 	}
 
 }

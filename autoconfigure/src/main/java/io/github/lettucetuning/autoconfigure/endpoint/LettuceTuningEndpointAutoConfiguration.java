@@ -66,7 +66,8 @@ public final class LettuceTuningEndpointAutoConfiguration {
 		EffectiveConfigurationReader reader = new EffectiveConfigurationReader(connectionFactory, clientResources,
 				timerOwner(clientResources.timer(), expiryTimer.getIfAvailable()), socketSettings.getIfAvailable(),
 				pool(redis, tuning, ExplicitProperties.of(environment)),
-				() -> health(healthIndicator.getIfUnique(), beanFactory), guard, commandMeters.getIfAvailable());
+				() -> health(healthIndicator.getIfUnique(), beanFactory), guard,
+				inUse(commandMeters.getIfAvailable(), clientResources));
 		return new LettuceEndpoint(connectionFactory, clientResources, reader, recorder.getIfAvailable(), guard,
 				credentials.getIfAvailable(), () -> serverIdentity(healthIndicator.getIfUnique()));
 	}
@@ -76,10 +77,16 @@ public final class LettuceTuningEndpointAutoConfiguration {
 	}
 
 	// The guard is on the connections only if the client resources carry it: not when
-	// every option of it is off, nor when the application builds its own resources or
-	// replaces their Netty customizer.
+	// every option of it is off, nor when the application builds its own resources.
 	private static @Nullable OutageGuard installed(@Nullable OutageGuard guard, ClientResources resources) {
 		return (guard != null && CompositeNettyCustomizer.includes(resources.nettyCustomizer(), guard)) ? guard : null;
+	}
+
+	// Decided from bean definitions before the resources were built; what they carry
+	// has the last word.
+	private static @Nullable CommandObservationPath inUse(@Nullable CommandObservationPath decided,
+			ClientResources resources) {
+		return (decided != null) ? decided.inUse(resources) : null;
 	}
 
 	static TimerOwner timerOwner(Timer timer, @Nullable CommandExpiryTimer expiryTimer) {

@@ -1,5 +1,6 @@
 package io.github.lettucetuning.autoconfigure.metrics;
 
+import io.github.lettucetuning.autoconfigure.CustomizerOrder;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.state.ClientEventRecorderConfiguration;
@@ -54,7 +55,7 @@ import org.springframework.core.annotation.Order;
 public final class LettuceTuningMetricsAutoConfiguration {
 
 	@Bean
-	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
+	@Order(CustomizerOrder.LETTUCE_TUNING)
 	CommandLatencyRecorderCustomizer lettuceTuningCommandLatencyRecorderCustomizer(
 			ObjectProvider<CommandLatencyRecorder> commandLatencyRecorder) {
 		return new CommandLatencyRecorderCustomizer(commandLatencyRecorder);

@@ -1,14 +1,10 @@
 package io.github.lettucetuning.autoconfigure.observation;
 
-import java.util.Map;
-
 import io.github.lettucetuning.observation.CommandObservationPath;
 import io.github.lettucetuning.observation.CommandObservationPath.Path;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -37,12 +33,9 @@ final class CommandObservationPathResolver {
 
 	private final Environment environment;
 
-	private final Binder binder;
-
 	CommandObservationPathResolver(ConfigurableListableBeanFactory beanFactory, Environment environment) {
 		this.beanFactory = beanFactory;
 		this.environment = environment;
-		this.binder = Binder.get(environment);
 	}
 
 	CommandObservationPath resolve() {
@@ -56,7 +49,8 @@ final class CommandObservationPathResolver {
 		}
 		return new CommandObservationPath(Path.FAST_PATH,
 				"only Spring Boot's meter handler would see Lettuce's observations, so lettuce-tuning records the "
-						+ "'lettuce' timer itself (set " + PROPERTY + "=false to keep Boot's observation)");
+						+ "'lettuce' timer and the 'lettuce.active' long-task timer itself (set " + PROPERTY
+						+ "=false to keep Boot's observation)");
 	}
 
 	private @Nullable String reasonForBootObservation() {
@@ -76,19 +70,7 @@ final class CommandObservationPathResolver {
 		if (component != null) {
 			return "the application's " + component + " would see Lettuce's observations";
 		}
-		if (longTaskTimerAskedFor()) {
-			return "management.metrics.enable asks for 'lettuce.active', the observation's long-task timer, which "
-					+ "takes an object per command";
-		}
 		return null;
-	}
-
-	private boolean longTaskTimerAskedFor() {
-		Map<String, Boolean> enable = this.binder
-			.bind("management.metrics.enable", Bindable.mapOf(String.class, Boolean.class))
-			.orElse(Map.of());
-		Boolean active = enable.get("lettuce.active");
-		return Boolean.TRUE.equals((active != null) ? active : enable.get("lettuce"));
 	}
 
 	private @Nullable String applicationObservationComponent() {

@@ -2,7 +2,7 @@ package io.github.lettucetuning.autoconfigure.socket;
 
 import java.util.Locale;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.CustomizerOrder;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.socket.ClientAddressResolver;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
@@ -68,7 +68,7 @@ public final class LettuceTuningSocketConfiguration {
 	}
 
 	@Bean
-	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
+	@Order(CustomizerOrder.LETTUCE_TUNING)
 	SocketOptionsBuilderCustomizer lettuceTuningSocketOptionsCustomizer(EffectiveSocketSettings settings,
 			LettuceTuningProperties properties, ObjectProvider<DataRedisProperties> redisProperties) {
 		DataRedisProperties redis = redisProperties.getIfAvailable();
@@ -77,29 +77,22 @@ public final class LettuceTuningSocketConfiguration {
 	}
 
 	@Bean
-	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
-	NettyCustomizerRegistration lettuceTuningNettyCustomizerRegistration(
-			ObjectProvider<NettyCustomizerContribution> contributions) {
-		return new NettyCustomizerRegistration(contributions);
-	}
-
-	@Bean
 	NettyCustomizerContribution lettuceTuningFlushConsolidation(LettuceTuningProperties properties) {
 		LettuceTuningProperties.FlushConsolidation flush = properties.getSocket().getFlushConsolidation();
 		@Nullable FlushConsolidation consolidation = flush.isEnabled()
 				? new FlushConsolidation(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES) : null;
-		return () -> consolidation;
+		return (tracing) -> consolidation;
 	}
 
 	@Bean
-	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
+	@Order(CustomizerOrder.LETTUCE_TUNING)
 	ReconnectDelayCustomizer lettuceTuningReconnectDelayCustomizer(LettuceTuningProperties properties) {
 		LettuceTuningProperties.Reconnect reconnect = properties.getResilience().getReconnect();
 		return new ReconnectDelayCustomizer(reconnect.getMaxDelay(), reconnect.getJitter());
 	}
 
 	@Bean
-	@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER)
+	@Order(CustomizerOrder.LETTUCE_TUNING)
 	@ConditionalOnBooleanProperty(name = "lettuce.tuning.dns.enabled", matchIfMissing = true)
 	AddressResolverCustomizer lettuceTuningAddressResolverCustomizer(LettuceTuningProperties properties) {
 		return new AddressResolverCustomizer(ClientAddressResolver.create(properties.getDns().getMaxTtl()));

@@ -25,6 +25,8 @@ import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBui
  * out, cut only at the command timeout. The fault campaign found it
  * (docs/fault-campaign.md).
  */
+// Works around SocketOptions.mutate() dropping TCP_USER_TIMEOUT:
+// docs/upstream.md#socket-options-and-mutate
 final class SocketOptionsBuilderCustomizer implements LettuceClientOptionsBuilderCustomizer {
 
 	private final EffectiveSocketSettings settings;

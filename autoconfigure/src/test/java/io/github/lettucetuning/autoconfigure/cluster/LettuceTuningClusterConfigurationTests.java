@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 
+import io.github.lettucetuning.autoconfigure.CustomizerOrder;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.cluster.ClusterNodeFilter;
 import io.lettuce.core.ClientOptions;
@@ -253,7 +254,7 @@ class LettuceTuningClusterConfigurationTests {
 	static class EarlierRefreshCustomizerConfiguration {
 
 		@Bean
-		@Order(LettuceTuningAutoConfiguration.CUSTOMIZER_ORDER - 1)
+		@Order(CustomizerOrder.LETTUCE_TUNING - 1)
 		LettuceClientOptionsBuilderCustomizer earlierRefreshCustomizer() {
 			return (builder) -> ((ClusterClientOptions.Builder) builder)
 				.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()

@@ -172,12 +172,24 @@ class LettuceTuningEndpointAutoConfigurationTests {
 			.run((context) -> assertThat(
 					context.getBean(LettuceEndpoint.class).lettuce().configuration().socket().flushConsolidation())
 				.isNull());
-		this.contextRunner.withBean(ClientResourcesBuilderCustomizer.class,
-				() -> (builder) -> builder.nettyCustomizer(new NettyCustomizer() {
-				}))
-			.run((context) -> assertThat(
-					context.getBean(LettuceEndpoint.class).lettuce().configuration().socket().flushConsolidation())
-				.isNull());
+	}
+
+	@Test
+	void aNettyCustomizerOfTheApplicationIsReportedBesideFlushConsolidation() {
+		this.contextRunner
+			.withBean(ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> builder.nettyCustomizer(new ApplicationNettyCustomizer()))
+			.run((context) -> {
+				EffectiveConfiguration.Socket socket = context.getBean(LettuceEndpoint.class)
+					.lettuce()
+					.configuration()
+					.socket();
+				assertThat(socket.flushConsolidation()).isNotNull();
+				assertThat(socket.applicationNettyCustomizer()).isEqualTo(ApplicationNettyCustomizer.class.getName());
+			});
+		this.contextRunner.run((context) -> assertThat(
+				context.getBean(LettuceEndpoint.class).lettuce().configuration().socket().applicationNettyCustomizer())
+			.isNull());
 	}
 
 	@Test
@@ -281,6 +293,10 @@ class LettuceTuningEndpointAutoConfigurationTests {
 				Map<String, Object> tree = JsonMapper.builder().build().readValue(json, Map.class);
 				assertThat(tree).containsKeys("configuration", "state", "advice");
 			});
+	}
+
+	static class ApplicationNettyCustomizer implements NettyCustomizer {
+
 	}
 
 }

@@ -67,7 +67,9 @@ class PrometheusMeterNamesIntegrationTests {
 			// OutageMetrics
 			"lettuce_tuning_commands_waiting", "lettuce_tuning_connections_unreachable",
 			"lettuce_tuning_event_loop_blocked_total", "lettuce_tuning_event_loops_blocked",
-			"lettuce_tuning_process_pauses_total");
+			"lettuce_tuning_process_pauses_total", "lettuce_tuning_maintenance_notifications_total",
+			"lettuce_tuning_maintenance_connections", "lettuce_tuning_maintenance_relaxed_commands_total",
+			"lettuce_tuning_connections_moved_total");
 
 	private final ApplicationContextRunner contextRunner;
 

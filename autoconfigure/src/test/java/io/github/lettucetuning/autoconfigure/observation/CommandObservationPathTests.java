@@ -8,12 +8,16 @@ import io.github.lettucetuning.observation.CommandObservationPath.Path;
 import io.github.lettucetuning.observation.GuardedTracing;
 import io.github.lettucetuning.socket.CompositeNettyCustomizer;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.tracing.MicrometerTracing;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationPredicate;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
@@ -22,6 +26,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,9 +60,9 @@ class CommandObservationPathTests {
 	}
 
 	@Test
-	void bootObservationWhenTheApplicationAsksForTheLongTaskTimer() {
+	void fastPathWhenTheApplicationAsksForTheLongTaskTimer() {
 		this.contextRunner.withPropertyValues("management.metrics.enable.lettuce.active=true")
-			.run((context) -> assertBootObservation(context, "lettuce.active"));
+			.run((context) -> assertThat(path(context).reason()).contains("'lettuce.active' long-task timer"));
 	}
 
 	@Test
@@ -94,6 +100,39 @@ class CommandObservationPathTests {
 			});
 	}
 
+	@Test
+	void fastPathStandsAsideWhenTheApplicationSetsATracing() {
+		this.contextRunner.withUserConfiguration(ApplicationTracingConfiguration.class).run((context) -> {
+			CommandObservationPath decided = path(context);
+			assertThat(decided.path()).isEqualTo(Path.FAST_PATH);
+			ClientResources resources = context.getBean(ClientResources.class);
+			assertThat(resources.tracing()).isInstanceOf(MicrometerTracing.class);
+			assertThat(CompositeNettyCustomizer.find(resources.nettyCustomizer(), CommandMeters.class)).isNull();
+			CommandObservationPath inUse = decided.inUse(resources);
+			assertThat(inUse.path()).isEqualTo(Path.APPLICATION_TRACING);
+			assertThat(inUse.reason()).contains(MicrometerTracing.class.getName()).contains("stands aside");
+		});
+	}
+
+	@Test
+	void pathInUseIsTheDecisionWhenTheResourcesCarryIt() {
+		this.contextRunner.run((context) -> assertThat(path(context).inUse(context.getBean(ClientResources.class)))
+			.isEqualTo(path(context)));
+		this.contextRunner.withPropertyValues("lettuce.tuning.metrics.fast-path.enabled=false")
+			.run((context) -> assertThat(path(context).inUse(context.getBean(ClientResources.class)))
+				.isEqualTo(path(context)));
+	}
+
+	@Test
+	void noPathInUseWhenTheApplicationBuildsItsOwnResources() {
+		this.contextRunner.withUserConfiguration(ApplicationResourcesConfiguration.class).run((context) -> {
+			assertThat(path(context).path()).isEqualTo(Path.FAST_PATH);
+			CommandObservationPath inUse = path(context).inUse(context.getBean(ClientResources.class));
+			assertThat(inUse.path()).isEqualTo(Path.NONE);
+			assertThat(inUse.reason()).contains("its own ClientResources").contains("fast-path would apply");
+		});
+	}
+
 	private static void assertBootObservation(AssertableApplicationContext context, String reason) {
 		assertThat(path(context).path()).isEqualTo(Path.BOOT_OBSERVATION);
 		assertThat(path(context).reason()).contains(reason);
@@ -112,6 +151,26 @@ class CommandObservationPathTests {
 		@Override
 		public boolean supportsContext(Observation.Context context) {
 			return true;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ApplicationTracingConfiguration {
+
+		@Bean
+		ClientResourcesBuilderCustomizer applicationTracing(ObservationRegistry observationRegistry) {
+			return (builder) -> builder.tracing(new MicrometerTracing(observationRegistry, "redis"));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ApplicationResourcesConfiguration {
+
+		@Bean(destroyMethod = "shutdown")
+		ClientResources applicationResources() {
+			return DefaultClientResources.create();
 		}
 
 	}

@@ -41,6 +41,8 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,12 +99,44 @@ class LettuceTuningSocketConfigurationTests {
 	}
 
 	@Test
-	void aNettyCustomizerOfTheUsersReplacesFlushConsolidation() {
-		NettyCustomizer users = new NettyCustomizer() {
+	void aNettyCustomizerOfTheUsersRunsBeforeFlushConsolidationWhateverItsOrder() {
+		for (Class<?> configuration : List.of(EarlyNettyCustomizerConfiguration.class,
+				LateNettyCustomizerConfiguration.class)) {
+			this.contextRunner.withUserConfiguration(configuration).run((context) -> {
+				NettyCustomizer installed = context.getBean(ClientResources.class).nettyCustomizer();
+				assertThat(CompositeNettyCustomizer.application(installed)).as(configuration.getSimpleName())
+					.isSameAs(context.getBean("usersNettyCustomizer"));
+				assertThat(CompositeNettyCustomizer.find(installed, FlushConsolidation.class)).isNotNull();
+			});
+		}
+	}
+
+	@Test
+	void theLastNettyCustomizerOfTheUsersWinsAsOnLettucesBuilder() {
+		NettyCustomizer first = new NettyCustomizer() {
+		};
+		NettyCustomizer second = new NettyCustomizer() {
 		};
 		this.contextRunner
-			.withBean(ClientResourcesBuilderCustomizer.class, () -> (builder) -> builder.nettyCustomizer(users))
-			.run((context) -> assertThat(context.getBean(ClientResources.class).nettyCustomizer()).isSameAs(users));
+			.withBean("first", ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> builder.nettyCustomizer(first))
+			.withBean("second", ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> builder.nettyCustomizer(second))
+			.run((context) -> assertThat(
+					CompositeNettyCustomizer.application(context.getBean(ClientResources.class).nettyCustomizer()))
+				.isSameAs(second));
+	}
+
+	@Test
+	void withoutFlushConsolidationTheUsersNettyCustomizerIsStillComposed() {
+		this.contextRunner.withUserConfiguration(LateNettyCustomizerConfiguration.class)
+			.withPropertyValues("lettuce.tuning.socket.flush-consolidation.enabled=false")
+			.run((context) -> {
+				NettyCustomizer installed = context.getBean(ClientResources.class).nettyCustomizer();
+				assertThat(CompositeNettyCustomizer.application(installed))
+					.isSameAs(context.getBean("usersNettyCustomizer"));
+				assertThat(CompositeNettyCustomizer.find(installed, FlushConsolidation.class)).isNull();
+			});
 	}
 
 	@Test
@@ -308,6 +342,39 @@ class LettuceTuningSocketConfigurationTests {
 		LettuceClientOptionsBuilderCustomizer userSocketCustomizer() {
 			return (builder) -> builder.socketOptions(
 					SocketOptions.builder().tcpUserTimeout(TcpUserTimeoutOptions.builder().disable().build()).build());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LateNettyCustomizerConfiguration {
+
+		@Bean
+		NettyCustomizer usersNettyCustomizer() {
+			return new NettyCustomizer() {
+			};
+		}
+
+		@Bean
+		ClientResourcesBuilderCustomizer usersResourcesCustomizer(NettyCustomizer usersNettyCustomizer) {
+			return (builder) -> builder.nettyCustomizer(usersNettyCustomizer);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class EarlyNettyCustomizerConfiguration {
+
+		@Bean
+		NettyCustomizer usersNettyCustomizer() {
+			return new NettyCustomizer() {
+			};
+		}
+
+		@Bean
+		@Order(Ordered.HIGHEST_PRECEDENCE)
+		ClientResourcesBuilderCustomizer usersResourcesCustomizer(NettyCustomizer usersNettyCustomizer) {
+			return (builder) -> builder.nettyCustomizer(usersNettyCustomizer);
 		}
 
 	}

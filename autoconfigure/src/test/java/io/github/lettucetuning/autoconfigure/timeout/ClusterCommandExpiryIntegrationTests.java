@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisClusterTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
@@ -53,12 +54,12 @@ class ClusterCommandExpiryIntegrationTests {
 				CommandExpiryIntegrationTests.assertLatenessInOneOfThreeStalls(() -> {
 					// Shorter than the cluster node timeout, so the cluster does not fail
 					// the master over.
-					master.pause();
+					Faults.pause(master);
 					try {
 						return CommandExpiryIntegrationTests.expireAll(() -> async.get(key).toCompletableFuture(), 10);
 					}
 					finally {
-						master.resume();
+						Faults.resume(master);
 						Thread.sleep(300);
 					}
 				});

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.github.lettucetuning.timeout.WheelTimer;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -61,7 +62,7 @@ class CommandExpiryIntegrationTests {
 	@AfterEach
 	void awaitResponsiveServer() {
 		if (this.redis.node().isPaused()) {
-			this.redis.node().resume();
+			Faults.resume(this.redis.node());
 		}
 		assertThat(this.redis.node().command(Duration.ofSeconds(10), "PING")).isEqualTo("PONG");
 	}
@@ -82,7 +83,7 @@ class CommandExpiryIntegrationTests {
 			async.ping().get(5, TimeUnit.SECONDS);
 			assertLatenessInOneOfThreeStalls(() -> {
 				awaitResponsiveServer();
-				this.redis.node().debugSleep(Duration.ofSeconds(2));
+				Faults.debugSleep(this.redis.node(), Duration.ofSeconds(2));
 				return expireAll(() -> async.get("k".getBytes()).toCompletableFuture(), 20);
 			});
 			assertWheelExpired(context, 20);
@@ -96,12 +97,12 @@ class CommandExpiryIntegrationTests {
 			ReactiveStringRedisTemplate template = context.getBean(ReactiveStringRedisTemplate.class);
 			template.opsForValue().set("k", "v").block(Duration.ofSeconds(5));
 			assertLatenessInOneOfThreeStalls(() -> {
-				this.redis.node().pause();
+				Faults.pause(this.redis.node());
 				try {
 					return expireAll(() -> template.opsForValue().get("k").toFuture(), 20);
 				}
 				finally {
-					this.redis.node().resume();
+					Faults.resume(this.redis.node());
 				}
 			});
 			assertThat(template.opsForValue().get("k").block(Duration.ofSeconds(5))).isEqualTo("v");
@@ -124,11 +125,11 @@ class CommandExpiryIntegrationTests {
 				WheelTimer timer = (WheelTimer) context.getBean(ClientResources.class).timer();
 				template.opsForValue().set("k", "v");
 				long expiredBefore = timer.expiredTimeouts();
-				this.redis.node().pause();
+				Faults.pause(this.redis.node());
 				long start = System.nanoTime();
 				Throwable failure = catchFailure(() -> template.opsForValue().get("k"));
 				Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-				this.redis.node().resume();
+				Faults.resume(this.redis.node());
 				assertThat(failure).hasRootCauseInstanceOf(RedisCommandTimeoutException.class)
 					.rootCause()
 					.hasMessageContaining(TIMEOUT.toMillis() + " millisecond");

@@ -19,6 +19,7 @@ import io.github.lettucetuning.testsupport.server.RespClient;
 import io.github.lettucetuning.testsupport.server.RespErrorException;
 import io.github.lettucetuning.testsupport.topology.ClusterNodeInfo;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * {@code redis-cli --cluster fix} would: the keys of a slot split between both sides of
  * the broken move go to the slot's owner first.
  */
-final class ClusterFaults implements TopologyFaults {
+final class ClusterFaults extends ReplicatedTopologyFaults {
 
 	private static final Duration PROMOTION_BOUND = Duration.ofSeconds(10);
 
@@ -43,33 +44,12 @@ final class ClusterFaults implements TopologyFaults {
 
 	private final RedisClusterTopology topology;
 
-	private final List<RedisNode> dataNodes;
-
-	private final MasterRoles roles = new MasterRoles(RedisNode::role);
-
 	// Slot states are cleared only while no reshard moves slots
 	private final ReentrantLock resharding = new ReentrantLock();
 
 	ClusterFaults(RedisClusterTopology topology) {
+		super(TopologyKind.CLUSTER, topology.nodes(), topology.masters(), RedisNode::role);
 		this.topology = topology;
-		this.dataNodes = topology.nodes();
-		List<RedisNode> masters = topology.masters();
-		this.dataNodes.forEach((node) -> this.roles.seen(node, masters.contains(node)));
-	}
-
-	@Override
-	public Topology topology() {
-		return Topology.CLUSTER;
-	}
-
-	@Override
-	public List<RedisNode> dataNodes() {
-		return this.dataNodes;
-	}
-
-	@Override
-	public boolean isMaster(RedisNode node) {
-		return this.roles.isMaster(node);
 	}
 
 	@Override
@@ -141,7 +121,7 @@ final class ClusterFaults implements TopologyFaults {
 	// and the owners both come from it.
 	private Map<RedisNode, String> clusterNodesViews() {
 		Map<RedisNode, String> views = new LinkedHashMap<>();
-		for (RedisNode node : this.dataNodes) {
+		for (RedisNode node : dataNodes()) {
 			if (TopologyFaults.reachable(node)) {
 				views.put(node, node.commandAsString("CLUSTER", "NODES"));
 			}
@@ -304,7 +284,7 @@ final class ClusterFaults implements TopologyFaults {
 	}
 
 	private @Nullable RedisNode peer(String id) {
-		return this.dataNodes.stream()
+		return dataNodes().stream()
 			.filter((node) -> TopologyFaults.reachable(node) && id.equals(this.topology.nodeId(node)))
 			.findFirst()
 			.orElse(null);
@@ -315,7 +295,7 @@ final class ClusterFaults implements TopologyFaults {
 		List<ClusterNodeInfo> view = this.topology.clusterNodes();
 		List<RedisNode> candidates = new ArrayList<>();
 		for (ClusterNodeInfo entry : view) {
-			RedisNode node = nodeAt(entry.port());
+			RedisNode node = dataNodeAt(entry.port());
 			RedisNode master = masterOf(view, entry);
 			if (entry.isReplica() && !entry.isFailing() && node != null && TopologyFaults.reachable(node)
 					&& master != null && TopologyFaults.reachable(master)) {
@@ -343,7 +323,7 @@ final class ClusterFaults implements TopologyFaults {
 			try {
 				role = replica.role();
 				if ("master".equals(role)) {
-					this.roles.seen(replica, true);
+					seen(replica, true);
 					return null;
 				}
 			}
@@ -369,7 +349,7 @@ final class ClusterFaults implements TopologyFaults {
 	private String reshardLocked(ScheduledFault fault) {
 		List<ClusterNodeInfo> masters = new ArrayList<>();
 		for (ClusterNodeInfo entry : this.topology.clusterNodes()) {
-			RedisNode node = nodeAt(entry.port());
+			RedisNode node = dataNodeAt(entry.port());
 			if (entry.isMaster() && !entry.isFailing() && node != null && TopologyFaults.reachable(node)) {
 				masters.add(entry);
 			}
@@ -382,8 +362,8 @@ final class ClusterFaults implements TopologyFaults {
 		ClusterNodeInfo fromEntry = masters.get(0);
 		List<ClusterNodeInfo> others = masters.subList(1, masters.size());
 		ClusterNodeInfo toEntry = others.get(fault.target() % others.size());
-		RedisNode from = nodeAt(fromEntry.port());
-		RedisNode to = nodeAt(toEntry.port());
+		RedisNode from = dataNodeAt(fromEntry.port());
+		RedisNode to = dataNodeAt(toEntry.port());
 		int count = 20 + fault.target() % 41;
 		return moveSlots(from, to, count, toEntry.slotCount());
 	}
@@ -435,7 +415,7 @@ final class ClusterFaults implements TopologyFaults {
 	public RedisNode laggingReplica(ScheduledFault fault) {
 		List<RedisNode> replicas = new ArrayList<>();
 		for (ClusterNodeInfo entry : this.topology.clusterNodes()) {
-			RedisNode node = nodeAt(entry.port());
+			RedisNode node = dataNodeAt(entry.port());
 			if (entry.isReplica() && !entry.isFailing() && node != null && TopologyFaults.reachable(node)) {
 				replicas.add(node);
 			}
@@ -451,12 +431,8 @@ final class ClusterFaults implements TopologyFaults {
 		return view.stream()
 			.filter((entry) -> entry.id().equals(replica.masterId()))
 			.findFirst()
-			.map((entry) -> nodeAt(entry.port()))
+			.map((entry) -> dataNodeAt(entry.port()))
 			.orElse(null);
-	}
-
-	private @Nullable RedisNode nodeAt(int port) {
-		return this.dataNodes.stream().filter((node) -> node.port() == port).findFirst().orElse(null);
 	}
 
 	/**

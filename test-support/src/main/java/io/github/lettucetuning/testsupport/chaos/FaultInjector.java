@@ -12,12 +12,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.lettucetuning.testsupport.fault.Fault;
 import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.fault.NetworkBlackhole;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 
 /**
  * Injects a {@link FaultSchedule} into the data nodes of a topology at its offsets, on
@@ -94,7 +96,7 @@ public final class FaultInjector implements AutoCloseable {
 	 * Return the topology this injector injects into.
 	 * @return the topology
 	 */
-	public Topology topology() {
+	public TopologyKind topology() {
 		return this.topology.topology();
 	}
 
@@ -148,7 +150,7 @@ public final class FaultInjector implements AutoCloseable {
 			switch (fault.kind()) {
 				case KILL -> {
 					boolean master = requireUp(node) && this.topology.isMaster(node);
-					node.kill();
+					Faults.kill(node);
 					healLater(fault, start, master, finished, "killed " + describe(node, master), () -> restart(node));
 				}
 				case STOP_RESTART -> {
@@ -161,8 +163,8 @@ public final class FaultInjector implements AutoCloseable {
 				}
 				case PAUSE -> {
 					requireRunning(node);
-					node.pause();
-					healLater(fault, start, false, finished, "paused " + node.port(), node::resume);
+					Fault pause = Faults.pause(node);
+					healLater(fault, start, false, finished, "paused " + node.port(), pause::heal);
 				}
 				case BLACKHOLE -> blackhole(fault, node, start, finished);
 				case DEBUG_SLEEP -> debugSleep(fault, node, start, finished);
@@ -178,8 +180,8 @@ public final class FaultInjector implements AutoCloseable {
 				case RESHARD -> record(fault, start, false, false, this.topology.reshard(fault), finished);
 				case REPLICA_LAG -> {
 					RedisNode replica = this.topology.laggingReplica(fault);
-					replica.pause();
-					healLater(fault, start, false, finished, "replica " + replica.port() + " lagged", replica::resume);
+					Fault lag = Faults.pause(replica);
+					healLater(fault, start, false, finished, "replica " + replica.port() + " lagged", lag::heal);
 				}
 			}
 		}
@@ -217,7 +219,7 @@ public final class FaultInjector implements AutoCloseable {
 
 	private void debugSleep(ScheduledFault fault, RedisNode node, long start, CompletableFuture<Void> finished) {
 		requireRunning(node);
-		CompletableFuture<Void> sleep = node.debugSleep(fault.duration());
+		CompletableFuture<Void> sleep = Faults.debugSleep(node, fault.duration());
 		// Reconcile on the injector's threads, not on the node's reply waiter
 		sleep.whenCompleteAsync((result, failure) -> {
 			String note = "slept " + node.port() + ((failure != null) ? " (" + failure.getMessage() + ")" : "");
@@ -320,7 +322,7 @@ public final class FaultInjector implements AutoCloseable {
 		}
 		for (RedisNode node : this.nodes) {
 			try {
-				node.recover();
+				Faults.recover(node);
 			}
 			catch (RuntimeException ex) {
 				// Recover the others; the reconciliation below tells what is left

@@ -9,13 +9,14 @@ import io.github.lettucetuning.testsupport.server.RedisInfo;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.server.RespErrorException;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A master, a replica and Sentinels. Reconciling does what Sentinel does when it
  * reconfigures an instance, without its ten-second delay for a returning master.
  */
-final class SentinelFaults implements TopologyFaults {
+final class SentinelFaults extends ReplicatedTopologyFaults {
 
 	private static final Duration PROBE = Duration.ofMillis(500);
 
@@ -23,30 +24,10 @@ final class SentinelFaults implements TopologyFaults {
 
 	private final RedisSentinelTopology topology;
 
-	private final List<RedisNode> dataNodes;
-
-	private final MasterRoles roles = new MasterRoles(SentinelFaults::role);
-
 	SentinelFaults(RedisSentinelTopology topology) {
+		super(TopologyKind.SENTINEL, List.of(topology.master(), topology.replica()), List.of(topology.master()),
+				SentinelFaults::role);
 		this.topology = topology;
-		this.dataNodes = List.of(topology.master(), topology.replica());
-		this.roles.seen(topology.master(), true);
-		this.roles.seen(topology.replica(), false);
-	}
-
-	@Override
-	public Topology topology() {
-		return Topology.SENTINEL;
-	}
-
-	@Override
-	public List<RedisNode> dataNodes() {
-		return this.dataNodes;
-	}
-
-	@Override
-	public boolean isMaster(RedisNode node) {
-		return this.roles.isMaster(node);
 	}
 
 	@Override
@@ -73,9 +54,9 @@ final class SentinelFaults implements TopologyFaults {
 		if (master == null) {
 			return "the Sentinels do not agree on a reachable master";
 		}
-		this.roles.seen(master, true);
+		seen(master, true);
 		String unmet = null;
-		for (RedisNode node : this.dataNodes) {
+		for (RedisNode node : dataNodes()) {
 			if (node == master || !TopologyFaults.reachable(node)) {
 				continue;
 			}
@@ -91,7 +72,7 @@ final class SentinelFaults implements TopologyFaults {
 			else if (!"up".equals(replication.get("master_link_status"))) {
 				unmet = node + " has master_link_status:" + replication.get("master_link_status");
 			}
-			this.roles.seen(node, false);
+			seen(node, false);
 		}
 		return unmet;
 	}
@@ -195,7 +176,7 @@ final class SentinelFaults implements TopologyFaults {
 		if (master == null) {
 			throw new NotInjectable("the Sentinels do not agree on a reachable master");
 		}
-		return this.dataNodes.stream()
+		return dataNodes().stream()
 			.filter((node) -> node != master && TopologyFaults.reachable(node))
 			.findFirst()
 			.orElseThrow(() -> new NotInjectable("no reachable replica"));
@@ -205,10 +186,6 @@ final class SentinelFaults implements TopologyFaults {
 		Object role = node.command(PROBE, "ROLE");
 		return (role instanceof List<?> parts && !parts.isEmpty()) ? String.valueOf(parts.get(0))
 				: String.valueOf(role);
-	}
-
-	private @Nullable RedisNode dataNodeAt(int port) {
-		return this.dataNodes.stream().filter((node) -> node.port() == port).findFirst().orElse(null);
 	}
 
 }

@@ -3,6 +3,7 @@ package io.github.lettucetuning.testsupport.chaos;
 import java.util.List;
 
 import io.github.lettucetuning.testsupport.server.RedisNode;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,8 +18,8 @@ final class StandaloneFaults implements TopologyFaults {
 	}
 
 	@Override
-	public Topology topology() {
-		return Topology.STANDALONE;
+	public TopologyKind topology() {
+		return TopologyKind.STANDALONE;
 	}
 
 	@Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.lettucetuning.testsupport.server.RedisNode;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,7 +18,7 @@ interface TopologyFaults {
 	 */
 	Duration RECONCILE_BOUND = Duration.ofSeconds(15);
 
-	Topology topology();
+	TopologyKind topology();
 
 	/**
 	 * Return the nodes that hold data, in a stable order (not the Sentinels).

@@ -2,15 +2,21 @@ package io.github.lettucetuning.testsupport.fault;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.lettucetuning.testsupport.server.Await;
+import io.github.lettucetuning.testsupport.server.ClientInfo;
+import io.github.lettucetuning.testsupport.server.ProcessSignals;
 import io.github.lettucetuning.testsupport.server.RedisNode;
+import io.github.lettucetuning.testsupport.server.RespClient;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
 
 /**
- * Entry point for fault injection in tests: <pre class="code">
+ * Entry point for fault injection in tests, the one place a fault is injected (the
+ * {@link RedisNode} handle only starts, stops and asks its process): <pre class="code">
  * try (Fault pause = Faults.pause(node)) {
  *     // the node answers nothing until the block ends
  * }
@@ -18,47 +24,102 @@ import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
  */
 public final class Faults {
 
+	private static final Duration SIGNAL_BOUND = Duration.ofSeconds(5);
+
+	private static final Duration KILL_BOUND = Duration.ofSeconds(10);
+
 	private Faults() {
 	}
 
 	/**
-	 * Freeze a node with SIGSTOP; healing sends SIGCONT.
+	 * Freeze a node with SIGSTOP: connections stay open but nothing is answered, like a
+	 * long GC pause or a hung host. Healing sends SIGCONT ({@link #resume(RedisNode)}).
 	 * @param node the node
 	 * @return the fault
+	 * @throws IllegalStateException if the node does not run
 	 */
 	public static Fault pause(RedisNode node) {
-		node.pause();
-		return once(node::resume);
+		if (!node.signal("STOP")) {
+			throw new IllegalStateException("Cannot pause " + node + ": it is not running");
+		}
+		long pid = node.pid();
+		// Signal delivery is asynchronous: only report "paused" once the kernel agrees
+		Await.until(SIGNAL_BOUND, node + " to be stopped by SIGSTOP",
+				() -> isStoppedOrUnknown(pid) ? null : "state " + ProcessSignals.state(pid));
+		return once(() -> resume(node));
 	}
 
 	/**
-	 * Kill a node with SIGKILL; healing restarts it on the same port and directory.
+	 * Continue a paused node with SIGCONT. Does nothing if the node is not paused.
+	 * @param node the node
+	 */
+	public static void resume(RedisNode node) {
+		if (node.isPaused() && node.signal("CONT")) {
+			Await.until(SIGNAL_BOUND, node + " to be continued by SIGCONT",
+					() -> node.isPaused() ? "still stopped" : null);
+		}
+	}
+
+	/**
+	 * Kill a node with SIGKILL and wait until it is gone; healing restarts it on the same
+	 * port and directory, so a cluster node keeps its identity.
 	 * @param node the node
 	 * @return the fault
 	 */
 	public static Fault kill(RedisNode node) {
-		node.kill();
+		node.signal("KILL");
+		node.awaitExit(KILL_BOUND);
 		return once(node::restart);
 	}
 
 	/**
-	 * Block a node with {@code DEBUG SLEEP}; it heals by itself.
+	 * Bring a node back after a fault test: continue it if it is paused, start it again
+	 * if it was killed. Does nothing to a node that runs.
 	 * @param node the node
-	 * @param duration how long the node sleeps
-	 * @return completes when the node answers again
 	 */
-	public static CompletableFuture<Void> debugSleep(RedisNode node, Duration duration) {
-		return node.debugSleep(duration);
+	public static void recover(RedisNode node) {
+		resume(node);
+		if (!node.isAlive()) {
+			node.restart();
+		}
 	}
 
 	/**
-	 * Kill every connection with the given client name ({@code CLIENT KILL ID}).
+	 * Block a node with {@code DEBUG SLEEP}; it heals by itself. The command is written
+	 * before this method returns, the reply is awaited on a background thread.
 	 * @param node the node
-	 * @param clientName the client name
+	 * @param duration how long the node sleeps
+	 * @return completes when the node woke up and answered
+	 */
+	public static CompletableFuture<Void> debugSleep(RedisNode node, Duration duration) {
+		RespClient client = node.connect(duration.plus(RespClient.DEFAULT_READ_TIMEOUT));
+		String seconds = String.format(Locale.ROOT, "%.3f", duration.toMillis() / 1000.0);
+		client.send("DEBUG", "SLEEP", seconds);
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		Thread waiter = new Thread(() -> awaitReply(client, done), "redis-debug-sleep-" + node.port());
+		waiter.setDaemon(true);
+		waiter.start();
+		awaitSleeping(node.pid(), done);
+		return done;
+	}
+
+	/**
+	 * Kill the connections whose client name, or id, equals the argument
+	 * ({@code CLIENT KILL ID}); the node's own admin connections are spared.
+	 * @param node the node
+	 * @param clientNameOrId a client name or a numeric client id
 	 * @return how many connections were killed
 	 */
-	public static long killClients(RedisNode node, String clientName) {
-		return node.killClient(clientName);
+	public static long killClients(RedisNode node, String clientNameOrId) {
+		long killed = 0;
+		for (ClientInfo client : node.clientList()) {
+			boolean matches = client.name().equals(clientNameOrId) || Long.toString(client.id()).equals(clientNameOrId);
+			if (matches && !client.name().equals(RedisNode.ADMIN_CLIENT_NAME)) {
+				Object result = node.command("CLIENT", "KILL", "ID", Long.toString(client.id()));
+				killed += (result instanceof Long count) ? count : 0;
+			}
+		}
+		return killed;
 	}
 
 	/**
@@ -110,6 +171,43 @@ public final class Faults {
 	 */
 	public static NetworkBlackhole blackhole(RedisNode node) {
 		return NetworkBlackhole.drop(node.port());
+	}
+
+	/**
+	 * A command sent is not yet a command processed: without this, a request sent right
+	 * after {@link #debugSleep(RedisNode, Duration)} may be served before the sleep
+	 * starts.
+	 */
+	private static void awaitSleeping(long pid, CompletableFuture<Void> done) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+		while (!done.isDone() && System.nanoTime() < deadline) {
+			String channel = ProcessSignals.waitChannel(pid);
+			if (channel.contains("nanosleep")) {
+				return;
+			}
+			if ("?".equals(channel)) {
+				// Cannot observe the process: give the server a moment to pick the
+				// command up
+				Await.sleep(Duration.ofMillis(50));
+				return;
+			}
+			Thread.onSpinWait();
+		}
+	}
+
+	private static void awaitReply(RespClient client, CompletableFuture<Void> done) {
+		try (client) {
+			client.readReply();
+			done.complete(null);
+		}
+		catch (RuntimeException ex) {
+			done.completeExceptionally(ex);
+		}
+	}
+
+	private static boolean isStoppedOrUnknown(long pid) {
+		char state = ProcessSignals.state(pid);
+		return state == 'T' || state == 't' || state == '?';
 	}
 
 	private static Fault once(Runnable healing) {

@@ -10,14 +10,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * Sends POSIX signals the JDK has no API for (SIGSTOP, SIGCONT) through {@code kill(1)}.
  */
-final class ProcessSignals {
+public final class ProcessSignals {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
 	private ProcessSignals() {
 	}
 
-	static void send(long pid, String signal) {
+	/**
+	 * Send a signal to a process.
+	 * @param pid the process id
+	 * @param signal the signal name without {@code SIG}, e.g. {@code STOP}
+	 */
+	public static void send(long pid, String signal) {
 		try {
 			Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(pid)).redirectErrorStream(true)
 				.start();
@@ -46,7 +51,7 @@ final class ProcessSignals {
 	 * @param pid the process id
 	 * @return the wait channel
 	 */
-	static String waitChannel(long pid) {
+	public static String waitChannel(long pid) {
 		try {
 			String channel = Files.readString(Path.of("/proc", Long.toString(pid), "wchan")).trim();
 			return (channel.isEmpty() || "0".equals(channel)) ? "?" : channel;
@@ -62,7 +67,7 @@ final class ProcessSignals {
 	 * @param pid the process id
 	 * @return the state letter
 	 */
-	static char state(long pid) {
+	public static char state(long pid) {
 		try {
 			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
 			// The command name in parentheses may contain spaces: the state follows the

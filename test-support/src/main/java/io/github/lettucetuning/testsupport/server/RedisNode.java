@@ -9,9 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -19,10 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Handle on one {@code redis-server} (or Sentinel) process listening on 127.0.0.1. Every
- * administrative command opens a short-lived connection named
+ * Handle on one {@code redis-server} (or Sentinel) process listening on 127.0.0.1: its
+ * lifecycle (start, restart, stop), ports and directory, and commands on admin
+ * connections. Every administrative command opens a short-lived connection named
  * {@value #ADMIN_CLIENT_NAME}, so a killed, paused or restarted node never leaves a stale
- * admin connection behind. Lifecycle methods are thread-safe.
+ * admin connection behind. Lifecycle methods are thread-safe. Faults (pause, kill,
+ * {@code DEBUG SLEEP}, {@code CLIENT KILL}) are in {@code testsupport.fault.Faults}.
  */
 public final class RedisNode implements AutoCloseable {
 
@@ -56,6 +56,8 @@ public final class RedisNode implements AutoCloseable {
 
 	private final int port;
 
+	private final int tlsPort;
+
 	private final Path directory;
 
 	private final Object lifecycleLock = new Object();
@@ -64,14 +66,17 @@ public final class RedisNode implements AutoCloseable {
 
 	private volatile long pid = -1;
 
-	private volatile boolean paused;
-
 	private volatile boolean stopped;
 
 	RedisNode(Path executable, RedisServerConfig config, int port, Path directory) {
+		this(executable, config, port, 0, directory);
+	}
+
+	RedisNode(Path executable, RedisServerConfig config, int port, int tlsPort, Path directory) {
 		this.executable = executable;
 		this.config = config;
 		this.port = port;
+		this.tlsPort = tlsPort;
 		this.directory = directory;
 	}
 
@@ -85,6 +90,15 @@ public final class RedisNode implements AutoCloseable {
 
 	public int port() {
 		return this.port;
+	}
+
+	/**
+	 * Return the port the node accepts TLS connections on.
+	 * @return the port, {@code 0} when TLS is not enabled
+	 * ({@link RedisServerConfig#withTls})
+	 */
+	public int tlsPort() {
+		return this.tlsPort;
 	}
 
 	/**
@@ -109,7 +123,8 @@ public final class RedisNode implements AutoCloseable {
 
 	/**
 	 * Return the node directory holding its config file, log and (for cluster nodes)
-	 * {@code nodes.conf}. It survives {@link #kill()} and is deleted by {@link #stop()}.
+	 * {@code nodes.conf}. It survives the end of the process ({@link #awaitExit}) and is
+	 * deleted by {@link #stop()}.
 	 * @return the node directory
 	 */
 	public Path directory() {
@@ -125,8 +140,15 @@ public final class RedisNode implements AutoCloseable {
 		return current != null && current.isAlive();
 	}
 
+	/**
+	 * Return whether the process is stopped by a signal ({@code SIGSTOP}), as the kernel
+	 * reports it in {@code /proc}.
+	 * @return whether the node is paused; {@code false} if it does not run or the kernel
+	 * cannot be asked
+	 */
 	public boolean isPaused() {
-		return this.paused;
+		Process current = this.process;
+		return current != null && current.isAlive() && isStopped(current.pid());
 	}
 
 	/**
@@ -223,123 +245,40 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	/**
-	 * Kill the connections whose client name, or id, equals the argument.
-	 * @param clientNameOrId a client name or a numeric client id
-	 * @return how many connections were killed
+	 * Send a POSIX signal to the running process: {@code KILL} through the JDK (as
+	 * {@link Process#destroyForcibly()}), any other through {@code kill(1)}. The fault
+	 * actions of {@code testsupport.fault} (pause, resume, kill) are built on it.
+	 * @param signal the signal name without {@code SIG}, e.g. {@code STOP}
+	 * @return whether it was sent: {@code false} if the process is not running
 	 */
-	public long killClient(String clientNameOrId) {
-		long killed = 0;
-		for (ClientInfo client : clientList()) {
-			boolean matches = client.name().equals(clientNameOrId) || Long.toString(client.id()).equals(clientNameOrId);
-			if (matches && !client.name().equals(ADMIN_CLIENT_NAME)) {
-				Object result = command("CLIENT", "KILL", "ID", Long.toString(client.id()));
-				killed += (result instanceof Long count) ? count : 0;
-			}
-		}
-		return killed;
-	}
-
-	/**
-	 * Block the server for the given time with {@code DEBUG SLEEP}. The command is
-	 * written before this method returns, the reply is awaited on a background thread.
-	 * @param duration how long the server sleeps
-	 * @return completes when the server woke up and answered
-	 */
-	public CompletableFuture<Void> debugSleep(Duration duration) {
-		RespClient client = connect(duration.plus(RespClient.DEFAULT_READ_TIMEOUT));
-		String seconds = String.format(Locale.ROOT, "%.3f", duration.toMillis() / 1000.0);
-		client.send("DEBUG", "SLEEP", seconds);
-		CompletableFuture<Void> done = new CompletableFuture<>();
-		Thread waiter = new Thread(() -> awaitReply(client, done), "redis-debug-sleep-" + this.port);
-		waiter.setDaemon(true);
-		waiter.start();
-		awaitSleeping(done);
-		return done;
-	}
-
-	/**
-	 * A command sent is not yet a command processed: without this, a request sent right
-	 * after {@link #debugSleep(Duration)} may be served before the sleep starts.
-	 */
-	private void awaitSleeping(CompletableFuture<Void> done) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-		while (!done.isDone() && System.nanoTime() < deadline) {
-			String channel = ProcessSignals.waitChannel(this.pid);
-			if (channel.contains("nanosleep")) {
-				return;
-			}
-			if ("?".equals(channel)) {
-				// Cannot observe the process: give the server a moment to pick the
-				// command up
-				Await.sleep(Duration.ofMillis(50));
-				return;
-			}
-			Thread.onSpinWait();
-		}
-	}
-
-	private static void awaitReply(RespClient client, CompletableFuture<Void> done) {
-		try (client) {
-			client.readReply();
-			done.complete(null);
-		}
-		catch (RuntimeException ex) {
-			done.completeExceptionally(ex);
-		}
-	}
-
-	/**
-	 * Freeze the process with SIGSTOP: connections stay open but nothing is answered,
-	 * like a long GC pause or a hung host.
-	 */
-	public void pause() {
-		synchronized (this.lifecycleLock) {
-			long current = requireAlive("pause");
-			ProcessSignals.send(current, "STOP");
-			this.paused = true;
-			// Signal delivery is asynchronous: only report "paused" once the kernel
-			// agrees
-			Await.until(Duration.ofSeconds(5), this + " to be stopped by SIGSTOP",
-					() -> isStoppedOrUnknown(current) ? null : "state " + ProcessSignals.state(current));
-		}
-	}
-
-	/**
-	 * Continue a paused process with SIGCONT. Does nothing if the node is not paused.
-	 */
-	public void resume() {
-		synchronized (this.lifecycleLock) {
-			if (this.paused && isAlive()) {
-				ProcessSignals.send(this.pid, "CONT");
-			}
-			this.paused = false;
-		}
-	}
-
-	/**
-	 * Bring the node back after a fault test: continue it if it is paused, start it again
-	 * if it was killed. Does nothing to a node that runs.
-	 */
-	public void recover() {
-		resume();
-		if (!isAlive()) {
-			restart();
-		}
-	}
-
-	/**
-	 * Kill the process with SIGKILL and wait until it is gone. The node directory and
-	 * port are kept so that {@link #restart()} brings the same node back.
-	 */
-	public void kill() {
+	public boolean signal(String signal) {
 		synchronized (this.lifecycleLock) {
 			Process current = this.process;
-			if (current != null && current.isAlive()) {
+			if (current == null || !current.isAlive()) {
+				return false;
+			}
+			if ("KILL".equals(signal)) {
 				current.destroyForcibly();
-				if (!waitFor(current, KILL_TIMEOUT)) {
-					throw new RedisServerException(this + " survived SIGKILL for " + KILL_TIMEOUT);
-				}
-				logger.debug("Killed {}", this);
+			}
+			else {
+				ProcessSignals.send(current.pid(), signal);
+			}
+			return true;
+		}
+	}
+
+	/**
+	 * Wait until the process has ended (after {@code SIGKILL} or on its own) and forget
+	 * it. The node directory and port are kept so that {@link #restart()} brings the same
+	 * node back.
+	 * @param timeout how long to wait
+	 * @throws RedisServerException if the process still runs after the timeout
+	 */
+	public void awaitExit(Duration timeout) {
+		synchronized (this.lifecycleLock) {
+			Process current = this.process;
+			if (current != null && current.isAlive() && !waitFor(current, timeout)) {
+				throw new RedisServerException(this + " still runs after " + timeout);
 			}
 			processEnded();
 		}
@@ -380,6 +319,9 @@ public final class RedisNode implements AutoCloseable {
 			processEnded();
 			RedisProcessRegistry.get().forget(this);
 			FreePorts.release(this.port);
+			if (this.tlsPort > 0) {
+				FreePorts.release(this.tlsPort);
+			}
 			RedisProcessRegistry.deleteRecursively(this.directory);
 			logger.debug("Stopped {}", this);
 		}
@@ -422,8 +364,8 @@ public final class RedisNode implements AutoCloseable {
 
 	private void writeConfigFile() {
 		try {
-			Files.write(this.directory.resolve(CONFIG_FILE_NAME), this.config.render(this.directory, this.port),
-					StandardCharsets.UTF_8);
+			Files.write(this.directory.resolve(CONFIG_FILE_NAME),
+					this.config.render(this.directory, this.port, this.tlsPort), StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot write the configuration of " + this, ex);
@@ -448,7 +390,6 @@ public final class RedisNode implements AutoCloseable {
 		}
 		this.process = started;
 		this.pid = started.pid();
-		this.paused = false;
 		RedisProcessRegistry.get().processStarted(this, started.pid());
 		try {
 			awaitReady(started);
@@ -513,8 +454,9 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	private void shutDown(Process current) {
-		if (this.paused) {
-			resume();
+		if (isStopped(current.pid())) {
+			// Paused by a fault: it can neither answer SHUTDOWN nor act on SIGTERM
+			ProcessSignals.send(current.pid(), "CONT");
 		}
 		try (RespClient client = connect(Duration.ofSeconds(1))) {
 			client.send("SHUTDOWN", "NOSAVE", "NOW");
@@ -534,23 +476,15 @@ public final class RedisNode implements AutoCloseable {
 	}
 
 	private void processEnded() {
-		this.paused = false;
 		Process current = this.process;
 		if (current != null && !current.isAlive()) {
 			RedisProcessRegistry.get().processEnded(current.pid());
 		}
 	}
 
-	private long requireAlive(String action) {
-		if (!isAlive()) {
-			throw new IllegalStateException("Cannot " + action + " " + this + ": it is not running");
-		}
-		return this.pid;
-	}
-
-	private static boolean isStoppedOrUnknown(long pid) {
+	private static boolean isStopped(long pid) {
 		char state = ProcessSignals.state(pid);
-		return state == 'T' || state == 't' || state == '?';
+		return state == 'T' || state == 't';
 	}
 
 	private static boolean waitFor(Process process, Duration timeout) {

@@ -164,6 +164,34 @@ public final class RedisServerConfig {
 	}
 
 	/**
+	 * Also accept TLS connections, on a second port the launcher picks
+	 * ({@link RedisNode#tlsPort()}); the plain port stays open for the test's own
+	 * commands. The files can be replaced and reloaded at runtime with
+	 * {@code CONFIG SET tls-cert-file ... tls-key-file ... tls-ca-cert-file ...}.
+	 * @param certificate the server's certificate (PEM)
+	 * @param key the server's private key (PEM)
+	 * @param caCertificates the CA certificates the server trusts client certificates of
+	 * (PEM)
+	 * @param authClients whether a client must present a certificate that the CA
+	 * certificates vouch for ({@code tls-auth-clients yes})
+	 * @return a new configuration
+	 */
+	public RedisServerConfig withTls(Path certificate, Path key, Path caCertificates, boolean authClients) {
+		return withDirective("tls-cert-file", certificate.toAbsolutePath().toString())
+			.withDirective("tls-key-file", key.toAbsolutePath().toString())
+			.withDirective("tls-ca-cert-file", caCertificates.toAbsolutePath().toString())
+			.withDirective("tls-auth-clients", authClients ? "yes" : "no");
+	}
+
+	/**
+	 * Return whether the node accepts TLS connections: whether it has a certificate.
+	 * @return whether TLS is enabled
+	 */
+	public boolean isTlsEnabled() {
+		return this.directives.stream().anyMatch((directive) -> "tls-cert-file".equals(directive.name()));
+	}
+
+	/**
 	 * Add directives written like {@code redis-server} command line arguments, e.g.
 	 * {@code withArguments("--cluster-enabled", "yes", "--cluster-node-timeout", "2000")}.
 	 * @param arguments the arguments, each directive starting with {@code --}
@@ -222,8 +250,27 @@ public final class RedisServerConfig {
 	 * @return the lines of the configuration file
 	 */
 	public List<String> render(Path directory, int port) {
+		return render(directory, port, 0);
+	}
+
+	/**
+	 * Render the {@code redis.conf} lines for a node that may accept TLS connections.
+	 * @param directory the node directory
+	 * @param port the port the node listens on
+	 * @param tlsPort the port it accepts TLS connections on, {@code 0} for none
+	 * @return the lines of the configuration file
+	 */
+	public List<String> render(Path directory, int port, int tlsPort) {
 		List<Directive> all = new ArrayList<>();
 		all.add(directive("port", Integer.toString(port)));
+		if (tlsPort > 0) {
+			all.add(directive("tls-port", Integer.toString(tlsPort)));
+			// With tls-cluster the bus would follow the TLS port; it stays at the one the
+			// launcher reserved beside the plain port.
+			if (isClusterEnabled()) {
+				all.add(directive("cluster-port", Integer.toString(port + FreePorts.CLUSTER_BUS_PORT_OFFSET)));
+			}
+		}
 		all.add(directive("bind", host()));
 		all.add(directive("dir", directory.toAbsolutePath().toString()));
 		all.add(directive("logfile", RedisNode.LOG_FILE_NAME));

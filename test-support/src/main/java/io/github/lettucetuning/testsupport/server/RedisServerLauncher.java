@@ -91,8 +91,9 @@ public final class RedisServerLauncher {
 		else {
 			FreePorts.reserveExactly(port);
 		}
+		int tlsPort = config.isTlsEnabled() ? FreePorts.reserve(false) : 0;
 		Path directory = RedisProcessRegistry.get().newNodeDirectory(config.name(), port);
-		return new RedisNode(this.executable, config, port, directory);
+		return new RedisNode(this.executable, config, port, tlsPort, directory);
 	}
 
 }

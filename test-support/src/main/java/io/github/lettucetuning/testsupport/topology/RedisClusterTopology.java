@@ -14,8 +14,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import io.github.lettucetuning.testsupport.server.Await;
 import io.github.lettucetuning.testsupport.server.Await.Outcome;
+import io.github.lettucetuning.testsupport.server.Await;
 import io.github.lettucetuning.testsupport.server.RedisExecutables;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.server.RedisProcessRegistry;
@@ -221,7 +221,10 @@ public final class RedisClusterTopology implements RedisTopology {
 			throw new IllegalArgumentException(master + " is not a master");
 		}
 		this.viewsBeforeKill.put(master, view);
-		master.kill();
+		// The handle's primitives, as Faults.kill uses them: the fault package builds on
+		// the topologies, not the other way round
+		master.signal("KILL");
+		master.awaitExit(Duration.ofSeconds(10));
 	}
 
 	/**
@@ -393,7 +396,25 @@ public final class RedisClusterTopology implements RedisTopology {
 
 		private @Nullable RedisServerLauncher launcher;
 
+		private @Nullable Tls tls;
+
 		private Builder() {
+		}
+
+		/**
+		 * Make every node accept TLS connections too ({@link RedisNode#tlsPort()}), with
+		 * client certificates required and TLS between the nodes and to replicas
+		 * ({@code tls-cluster}, {@code tls-replication}). A client over TLS then learns
+		 * the nodes' TLS ports from the topology; the test's own commands and
+		 * {@code redis-cli --cluster create} keep the plain ports.
+		 * @param certificate the nodes' certificate, also presented to each other
+		 * @param key its private key
+		 * @param caCertificates the CA certificates the nodes trust
+		 * @return this builder
+		 */
+		public Builder tls(Path certificate, Path key, Path caCertificates) {
+			this.tls = new Tls(certificate, key, caCertificates);
+			return this;
 		}
 
 		public Builder masters(int masters) {
@@ -468,6 +489,13 @@ public final class RedisClusterTopology implements RedisTopology {
 		}
 
 		private RedisServerConfig nodeConfig() {
+			RedisServerConfig config = plainNodeConfig();
+			Tls tls = this.tls;
+			return (tls != null) ? config.withTls(tls.certificate(), tls.key(), tls.caCertificates(), true)
+				.withArguments("--tls-cluster", "yes", "--tls-replication", "yes") : config;
+		}
+
+		private RedisServerConfig plainNodeConfig() {
 			return RedisServerConfig.defaults()
 				.withArguments("--cluster-enabled", "yes", "--cluster-node-timeout",
 						Long.toString(this.nodeTimeout.toMillis()),
@@ -508,6 +536,10 @@ public final class RedisClusterTopology implements RedisTopology {
 			finally {
 				deleteQuietly(output);
 			}
+		}
+
+		private record Tls(Path certificate, Path key, Path caCertificates) {
+
 		}
 
 		private static void deleteQuietly(@Nullable Path file) {

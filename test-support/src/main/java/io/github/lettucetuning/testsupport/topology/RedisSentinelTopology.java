@@ -1,5 +1,6 @@
 package io.github.lettucetuning.testsupport.topology;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,10 @@ import org.jspecify.annotations.Nullable;
  * {@link #master()} and {@link #replica()} are this topology's own view, updated by
  * {@link #failover()} and {@link #awaitFailover(RedisNode)}; {@link #currentMaster()}
  * asks a Sentinel.
+ * <p>
+ * With {@link Builder#tls(Path, Path, Path)}, every process also accepts TLS connections,
+ * replicates and is monitored over TLS: the Sentinels then hand out the data nodes' TLS
+ * ports, and clients must connect to the Sentinels' TLS ports.
  */
 public final class RedisSentinelTopology implements RedisTopology {
 
@@ -40,14 +45,17 @@ public final class RedisSentinelTopology implements RedisTopology {
 
 	private final Duration timeout;
 
+	private final boolean tls;
+
 	private volatile RedisNode master;
 
 	private RedisSentinelTopology(String masterName, RedisNode master, RedisNode replica, List<RedisNode> sentinels,
-			Duration timeout) {
+			Duration timeout, boolean tls) {
 		this.masterName = masterName;
 		this.dataNodes = List.of(master, replica);
 		this.sentinels = List.copyOf(sentinels);
 		this.timeout = timeout;
+		this.tls = tls;
 		this.master = master;
 	}
 
@@ -84,6 +92,18 @@ public final class RedisSentinelTopology implements RedisTopology {
 		return this.dataNodes.stream().filter((node) -> node != current).findFirst().orElseThrow();
 	}
 
+	/**
+	 * Return the master and the replica, whichever is which now.
+	 * @return the data nodes
+	 */
+	public List<RedisNode> dataNodes() {
+		return this.dataNodes;
+	}
+
+	/**
+	 * Return the Sentinels.
+	 * @return the Sentinels, in start order
+	 */
 	public List<RedisNode> sentinels() {
 		return this.sentinels;
 	}
@@ -97,6 +117,27 @@ public final class RedisSentinelTopology implements RedisTopology {
 		return this.sentinels.stream()
 			.map((sentinel) -> sentinel.host() + ":" + sentinel.port())
 			.collect(Collectors.joining(",", "redis-sentinel://", "#" + this.masterName));
+	}
+
+	/**
+	 * Return the Sentinels' addresses as {@code spring.data.redis.sentinel.nodes} takes
+	 * them: their TLS ports when the topology runs TLS.
+	 * @return the comma-separated {@code host:port} list
+	 */
+	public String sentinelNodes() {
+		return this.sentinels.stream()
+			.map((sentinel) -> sentinel.host() + ":" + clientPort(sentinel))
+			.collect(Collectors.joining(","));
+	}
+
+	/**
+	 * Return the port a node serves the topology on: the one the Sentinels hand out and
+	 * replicas replicate from, its TLS port when the topology runs TLS.
+	 * @param node a node of this topology
+	 * @return the port
+	 */
+	public int clientPort(RedisNode node) {
+		return this.tls ? node.tlsPort() : node.port();
 	}
 
 	@Override
@@ -153,8 +194,8 @@ public final class RedisSentinelTopology implements RedisTopology {
 		this.master = promoted;
 		if (Nodes.isReachable(formerMaster)) {
 			// Sentinel converts a returning old master only after ~10 s; do it right away
-			formerMaster.command("REPLICAOF", promoted.host(), Integer.toString(promoted.port()));
-			awaitInSync(formerMaster, promoted, this.timeout);
+			formerMaster.command("REPLICAOF", promoted.host(), Integer.toString(clientPort(promoted)));
+			awaitInSync(formerMaster, clientPort(promoted), this.timeout);
 		}
 		return promoted;
 	}
@@ -166,7 +207,7 @@ public final class RedisSentinelTopology implements RedisTopology {
 	public void awaitHealthy() {
 		RedisNode currentMaster = this.master;
 		RedisNode currentReplica = replica();
-		awaitInSync(currentReplica, currentMaster, this.timeout);
+		awaitInSync(currentReplica, clientPort(currentMaster), this.timeout);
 		Await.until(this.timeout,
 				"every Sentinel to see " + currentMaster + ", " + currentReplica + " and the other Sentinels",
 				() -> unmetSentinelView(currentMaster, currentReplica));
@@ -185,7 +226,7 @@ public final class RedisSentinelTopology implements RedisTopology {
 				continue;
 			}
 			int port = masterPortSeenBy(sentinel);
-			if (port == formerMaster.port() || (agreedPort != null && agreedPort != port)) {
+			if (port == clientPort(formerMaster) || (agreedPort != null && agreedPort != port)) {
 				return Outcome.notYet(sentinel + " reports master port " + port);
 			}
 			agreedPort = port;
@@ -205,7 +246,7 @@ public final class RedisSentinelTopology implements RedisTopology {
 			}
 			Map<String, String> state = Nodes
 				.flatMap(sentinel.command(Nodes.PROBE_TIMEOUT, "SENTINEL", "MASTER", this.masterName));
-			boolean seesMaster = Integer.toString(currentMaster.port()).equals(state.get("port"))
+			boolean seesMaster = Integer.toString(clientPort(currentMaster)).equals(state.get("port"))
 					&& "master".equals(state.get("flags"));
 			boolean seesSentinels = Integer.toString(this.sentinels.size() - 1)
 				.equals(state.get("num-other-sentinels"));
@@ -223,15 +264,15 @@ public final class RedisSentinelTopology implements RedisTopology {
 		}
 		return list.stream()
 			.map(Nodes::flatMap)
-			.anyMatch((replica) -> Integer.toString(currentReplica.port()).equals(replica.get("port"))
+			.anyMatch((replica) -> Integer.toString(clientPort(currentReplica)).equals(replica.get("port"))
 					&& "slave".equals(replica.get("flags")));
 	}
 
-	private static void awaitInSync(RedisNode replica, RedisNode master, Duration timeout) {
-		Await.until(timeout, replica + " to be in sync with " + master, () -> {
+	private static void awaitInSync(RedisNode replica, int masterPort, Duration timeout) {
+		Await.until(timeout, replica + " to be in sync with the master on port " + masterPort, () -> {
 			Map<String, String> replication = replica.info("replication");
 			boolean inSync = "slave".equals(replication.get("role"))
-					&& Integer.toString(master.port()).equals(replication.get("master_port"))
+					&& Integer.toString(masterPort).equals(replication.get("master_port"))
 					&& "up".equals(replication.get("master_link_status"));
 			return inSync ? null : replication.toString();
 		});
@@ -247,7 +288,7 @@ public final class RedisSentinelTopology implements RedisTopology {
 
 	private RedisNode dataNodeAt(int port) {
 		return this.dataNodes.stream()
-			.filter((node) -> node.port() == port)
+			.filter((node) -> clientPort(node) == port)
 			.findFirst()
 			.orElseThrow(() -> new RedisServerException("No data node of this topology listens on port " + port));
 	}
@@ -277,7 +318,24 @@ public final class RedisSentinelTopology implements RedisTopology {
 
 		private @Nullable RedisServerLauncher launcher;
 
+		private @Nullable Tls tls;
+
 		private Builder() {
+		}
+
+		/**
+		 * Make every process accept TLS connections too ({@link RedisNode#tlsPort()}),
+		 * with a certificate the given CA certificates vouch for and client certificates
+		 * required, and replicate and monitor over TLS ({@code tls-replication}). The
+		 * plain ports stay open for the test's own commands.
+		 * @param certificate each process's certificate (PEM)
+		 * @param key its private key (PEM)
+		 * @param caCertificates the CA certificates every process trusts (PEM)
+		 * @return this builder
+		 */
+		public Builder tls(Path certificate, Path key, Path caCertificates) {
+			this.tls = new Tls(certificate, key, caCertificates);
+			return this;
 		}
 
 		public Builder masterName(String masterName) {
@@ -328,23 +386,24 @@ public final class RedisSentinelTopology implements RedisTopology {
 			RedisServerLauncher launcher = (this.launcher != null) ? this.launcher : new RedisServerLauncher();
 			List<RedisNode> started = new ArrayList<>();
 			try {
-				RedisNode master = launcher.start(RedisServerConfig.defaults().withName("sentinel-master"));
+				RedisNode master = launcher.start(withTls(RedisServerConfig.defaults().withName("sentinel-master")));
 				started.add(master);
-				RedisNode replica = launcher.start(RedisServerConfig.defaults()
+				int masterPort = (this.tls != null) ? master.tlsPort() : master.port();
+				RedisNode replica = launcher.start(withTls(RedisServerConfig.defaults()
 					.withName("sentinel-replica")
-					.withDirective("replicaof", master.host(), Integer.toString(master.port())));
+					.withDirective("replicaof", master.host(), Integer.toString(masterPort))));
 				started.add(replica);
 				// Sentinels discover replicas from the master's INFO: let them find it at
 				// once
-				awaitInSync(replica, master, this.timeout);
+				awaitInSync(replica, masterPort, this.timeout);
 				List<RedisNode> sentinels = new ArrayList<>();
 				for (int i = 1; i <= this.sentinelCount; i++) {
-					RedisNode sentinel = launcher.start(sentinelConfig(i, master));
+					RedisNode sentinel = launcher.start(withTls(sentinelConfig(i, master.host(), masterPort)));
 					started.add(sentinel);
 					sentinels.add(sentinel);
 				}
 				RedisSentinelTopology topology = new RedisSentinelTopology(this.masterName, master, replica, sentinels,
-						this.timeout);
+						this.timeout, this.tls != null);
 				topology.awaitHealthy();
 				return topology;
 			}
@@ -354,16 +413,26 @@ public final class RedisSentinelTopology implements RedisTopology {
 			}
 		}
 
-		private RedisServerConfig sentinelConfig(int index, RedisNode master) {
+		private RedisServerConfig withTls(RedisServerConfig config) {
+			Tls tls = this.tls;
+			return (tls != null) ? config.withTls(tls.certificate(), tls.key(), tls.caCertificates(), true)
+				.withDirective("tls-replication", "yes") : config;
+		}
+
+		private RedisServerConfig sentinelConfig(int index, String masterHost, int masterPort) {
 			return RedisServerConfig.defaults()
 				.withName("sentinel-" + index)
 				.withSentinel(true)
-				.withDirective("sentinel", "monitor", this.masterName, master.host(), Integer.toString(master.port()),
+				.withDirective("sentinel", "monitor", this.masterName, masterHost, Integer.toString(masterPort),
 						Integer.toString(this.quorum))
 				.withDirective("sentinel", "down-after-milliseconds", this.masterName,
 						Long.toString(this.downAfter.toMillis()))
 				.withDirective("sentinel", "failover-timeout", this.masterName,
 						Long.toString(this.failoverTimeout.toMillis()));
+		}
+
+		private record Tls(Path certificate, Path key, Path caCertificates) {
+
 		}
 
 	}

@@ -13,6 +13,7 @@ import io.github.lettucetuning.testsupport.topology.ClusterNodeInfo;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +38,7 @@ class FaultInjectorIntegrationTests {
 					fault(4, FaultKind.SENTINEL_FAILOVER, 1800, 0, 0));
 			List<InjectedFault> injected;
 			try (FaultInjector injector = FaultInjector.standalone(node)) {
-				assertThat(injector.topology()).isEqualTo(Topology.STANDALONE);
+				assertThat(injector.topology()).isEqualTo(TopologyKind.STANDALONE);
 				injector.start(schedule, System.nanoTime());
 				injector.awaitDone(Duration.ofSeconds(20));
 				injected = injector.injected();
@@ -68,7 +69,7 @@ class FaultInjectorIntegrationTests {
 					fault(1, FaultKind.KILL, 8000, 3000, 1), fault(2, FaultKind.REPLICA_LAG, 16_000, 1500, 0));
 			List<InjectedFault> injected;
 			try (FaultInjector injector = FaultInjector.sentinel(sentinel)) {
-				assertThat(injector.topology()).isEqualTo(Topology.SENTINEL);
+				assertThat(injector.topology()).isEqualTo(TopologyKind.SENTINEL);
 				injector.start(schedule, System.nanoTime());
 				injector.awaitDone(Duration.ofSeconds(60));
 				injected = injector.injected();
@@ -110,7 +111,7 @@ class FaultInjectorIntegrationTests {
 					fault(3, FaultKind.REPLICA_LAG, 19_000, 1500, 0));
 			List<InjectedFault> injected;
 			try (FaultInjector injector = FaultInjector.cluster(cluster)) {
-				assertThat(injector.topology()).isEqualTo(Topology.CLUSTER);
+				assertThat(injector.topology()).isEqualTo(TopologyKind.CLUSTER);
 				injector.start(schedule, System.nanoTime());
 				injector.awaitDone(Duration.ofSeconds(60));
 				injected = injector.injected();

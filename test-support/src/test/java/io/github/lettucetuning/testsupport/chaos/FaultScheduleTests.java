@@ -9,12 +9,14 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
+
 /**
  * Tests for {@link FaultSchedule}.
  */
 class FaultScheduleTests {
 
-	private static final Set<FaultKind> STANDALONE = FaultKind.forTopology(Topology.STANDALONE);
+	private static final Set<FaultKind> STANDALONE = FaultKind.forTopology(TopologyKind.STANDALONE);
 
 	@Test
 	void theSameSeedReplaysTheSameFaultsAtTheSameOffsets() {
@@ -38,7 +40,7 @@ class FaultScheduleTests {
 		assertThat(schedule.faults()).isNotEmpty().allSatisfy((fault) -> {
 			assertThat(fault.offset()).isGreaterThanOrEqualTo(FaultSchedule.WARM_UP);
 			assertThat(fault.end()).isLessThanOrEqualTo(length);
-			assertThat(fault.kind().appliesTo(Topology.STANDALONE)).isTrue();
+			assertThat(fault.kind().appliesTo(TopologyKind.STANDALONE)).isTrue();
 		});
 		assertThat(schedule.faults()).extracting(ScheduledFault::offset).isSorted();
 		assertThat(schedule.faults()).extracting(ScheduledFault::index)
@@ -62,11 +64,11 @@ class FaultScheduleTests {
 
 	@Test
 	void sentinelAndClusterKindsBelongToTheirTopologies() {
-		assertThat(FaultKind.forTopology(Topology.STANDALONE)).doesNotContain(FaultKind.CLUSTER_FAILOVER,
+		assertThat(FaultKind.forTopology(TopologyKind.STANDALONE)).doesNotContain(FaultKind.CLUSTER_FAILOVER,
 				FaultKind.RESHARD, FaultKind.SENTINEL_FAILOVER, FaultKind.REPLICA_LAG);
-		assertThat(FaultKind.forTopology(Topology.CLUSTER)).contains(FaultKind.CLUSTER_FAILOVER, FaultKind.RESHARD,
+		assertThat(FaultKind.forTopology(TopologyKind.CLUSTER)).contains(FaultKind.CLUSTER_FAILOVER, FaultKind.RESHARD,
 				FaultKind.REPLICA_LAG, FaultKind.KILL);
-		assertThat(FaultKind.forTopology(Topology.SENTINEL)).contains(FaultKind.SENTINEL_FAILOVER)
+		assertThat(FaultKind.forTopology(TopologyKind.SENTINEL)).contains(FaultKind.SENTINEL_FAILOVER)
 			.doesNotContain(FaultKind.RESHARD);
 	}
 

@@ -32,7 +32,7 @@ class FaultsIntegrationTests {
 
 	@AfterEach
 	void cleanUp() {
-		this.node.resume();
+		Faults.resume(this.node);
 		if (!this.node.isAlive()) {
 			this.node.restart();
 		}

@@ -41,6 +41,21 @@ class RedisServerConfigTests {
 	}
 
 	@Test
+	void rendersTlsOnASecondPortAndKeepsTheClusterBusBesideThePlainPort() {
+		RedisServerConfig config = RedisServerConfig.defaults()
+			.withTls(Path.of("/certs/server.crt"), Path.of("/certs/server.key"), Path.of("/certs/ca.crt"), true);
+		assertThat(config.isTlsEnabled()).isTrue();
+		assertThat(RedisServerConfig.defaults().isTlsEnabled()).isFalse();
+		assertThat(config.render(DIRECTORY, 12000, 13000))
+			.contains("port 12000", "tls-port 13000", "tls-cert-file /certs/server.crt",
+					"tls-key-file /certs/server.key", "tls-ca-cert-file /certs/ca.crt", "tls-auth-clients yes")
+			.noneMatch((line) -> line.startsWith("cluster-port"));
+		assertThat(config.withArguments("--cluster-enabled", "yes").render(DIRECTORY, 12000, 13000))
+			.contains("cluster-port 22000");
+		assertThat(config.render(DIRECTORY, 12000)).noneMatch((line) -> line.startsWith("tls-port"));
+	}
+
+	@Test
 	void rendersPasswordAndAclUsers() {
 		List<String> lines = RedisServerConfig.defaults()
 			.withPassword("s3cret")

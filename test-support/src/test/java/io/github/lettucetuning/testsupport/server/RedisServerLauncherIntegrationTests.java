@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import io.github.lettucetuning.testsupport.fault.Faults;
+
 /**
  * Integration tests for {@link RedisServerLauncher} and {@link RedisNode} used without
  * the JUnit extension, the way the sample application uses them.
@@ -112,7 +114,7 @@ class RedisServerLauncherIntegrationTests {
 	@Test
 	void connectionsHonourTheReadTimeout() {
 		try (RedisNode node = this.launcher.start()) {
-			node.pause();
+			Faults.pause(node);
 			long start = System.nanoTime();
 			assertThatExceptionOfType(UncheckedIOException.class)
 				.isThrownBy(() -> node.command(Duration.ofMillis(300), "PING"))

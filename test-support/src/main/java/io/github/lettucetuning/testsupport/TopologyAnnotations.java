@@ -2,55 +2,38 @@ package io.github.lettucetuning.testsupport;
 
 import java.lang.annotation.Annotation;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Optional;
-import java.util.function.Function;
 
 import io.github.lettucetuning.testsupport.server.RedisServerConfig;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.github.lettucetuning.testsupport.topology.RedisTopology;
+import io.github.lettucetuning.testsupport.topology.TopologyKind;
 
 /**
- * The topologies the extension can start: which annotation asks for it, which type a test
- * receives and how it is started from the annotation attributes.
+ * How each {@link TopologyKind} is declared on a test class ({@link RedisStandaloneTest},
+ * {@link RedisSentinelTest}, {@link RedisClusterTest}) and started from the annotation's
+ * attributes.
  */
-enum TopologyKind {
+final class TopologyAnnotations {
 
-	STANDALONE(RedisStandaloneTest.class, RedisStandalone.class, TopologyKind::standalone),
-
-	SENTINEL(RedisSentinelTest.class, RedisSentinelTopology.class, TopologyKind::sentinel),
-
-	CLUSTER(RedisClusterTest.class, RedisClusterTopology.class, TopologyKind::cluster);
-
-	private final Class<? extends Annotation> annotation;
-
-	private final Class<? extends RedisTopology> type;
-
-	private final Function<Annotation, RedisTopology> starter;
-
-	TopologyKind(Class<? extends Annotation> annotation, Class<? extends RedisTopology> type,
-			Function<Annotation, RedisTopology> starter) {
-		this.annotation = annotation;
-		this.type = type;
-		this.starter = starter;
+	private TopologyAnnotations() {
 	}
 
-	Class<? extends Annotation> annotation() {
-		return this.annotation;
+	static Class<? extends Annotation> of(TopologyKind kind) {
+		return switch (kind) {
+			case STANDALONE -> RedisStandaloneTest.class;
+			case SENTINEL -> RedisSentinelTest.class;
+			case CLUSTER -> RedisClusterTest.class;
+		};
 	}
 
-	Class<? extends RedisTopology> type() {
-		return this.type;
-	}
-
-	RedisTopology start(Annotation attributes) {
-		return this.starter.apply(attributes);
-	}
-
-	static Optional<TopologyKind> forType(Class<?> type) {
-		return Arrays.stream(values()).filter((kind) -> kind.type.equals(type)).findFirst();
+	static RedisTopology start(TopologyKind kind, Annotation attributes) {
+		return switch (kind) {
+			case STANDALONE -> standalone(attributes);
+			case SENTINEL -> sentinel(attributes);
+			case CLUSTER -> cluster(attributes);
+		};
 	}
 
 	private static RedisTopology standalone(Annotation annotation) {
