@@ -299,6 +299,7 @@ final class CampaignRun {
 				throw new IllegalStateException(context.getStartupFailure());
 			}
 			warmUp(context);
+			traceEvents(context);
 			this.traffic.start(context.getBean(StringRedisTemplate.class),
 					context.getBean(ReactiveStringRedisTemplate.class), context.getBean(RedisConnectionFactory.class));
 			signalReady();
@@ -306,6 +307,24 @@ final class CampaignRun {
 			this.traffic.stop(COMMAND_TIMEOUT.plus(Duration.ofSeconds(10)));
 			this.leaks.addAll(leftResources(context));
 			this.inFlight = inFlight(context);
+		}
+
+		// -Dchaos.trace=true prints Lettuce's connection, topology and redirection events
+		// (those of pipelined keys) with their time: what a long wait went through
+		private void traceEvents(AssertableApplicationContext context) {
+			if (!Boolean.getBoolean("chaos.trace")) {
+				return;
+			}
+			context.getBean(io.lettuce.core.resource.ClientResources.class).eventBus().get().subscribe((event) -> {
+				String text = event.toString();
+				if (event instanceof io.lettuce.core.cluster.event.RedirectionEventSupport redirect) {
+					text = event.getClass().getSimpleName() + " " + redirect.getKey() + " " + redirect.getMessage();
+				}
+				if (text.contains("pipelined") || event instanceof io.lettuce.core.event.connection.ConnectionEvent
+						|| event instanceof io.lettuce.core.cluster.event.ClusterTopologyChangedEvent) {
+					System.out.println("[trace " + java.time.LocalTime.now() + "] " + text);
+				}
+			});
 		}
 
 		Result result(List<InjectedFault> injected, Invariants.Replication replication, List<String> threads,

@@ -48,6 +48,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  */
 final class Traffic {
 
+	private static final boolean TRACE = Boolean.getBoolean("chaos.trace");
+
 	private final Setup setup;
 
 	private final TopologyKind topology;
@@ -247,14 +249,31 @@ final class Traffic {
 			sets.add(new String[] { key, value });
 			entries.add(this.journal.begin("pipelined", OpKind.PIPELINED_SET, key, value));
 		}
+		long issuedNanos = System.nanoTime();
+		long[] phases = new long[3];
 		try {
-			template.executePipelined((RedisCallback<Object>) (connection) -> {
-				for (String[] set : sets) {
-					connection.stringCommands().set(bytes(set[0]), bytes(set[1]));
-				}
-				return null;
-			});
-			entries.forEach((entry) -> entry.succeeded(null));
+			if (TRACE) {
+				tracedPipeline(template, sets, phases);
+			}
+			else {
+				template.executePipelined((RedisCallback<Object>) (connection) -> {
+					phases[0] = System.nanoTime();
+					for (String[] set : sets) {
+						connection.stringCommands().set(bytes(set[0]), bytes(set[1]));
+					}
+					phases[1] = System.nanoTime();
+					return null;
+				});
+			}
+			// Where a long wait went, should the bounded-wait check report one: the
+			// connection (a pool's borrow), the replies or the release
+			String reply = "connection after %d ms, sent after %d ms, replies after %d ms, released after %d ms"
+				.formatted(millisSince(issuedNanos, phases[0]), millisSince(issuedNanos, phases[1]),
+						millisSince(issuedNanos, phases[2]), millisSince(issuedNanos, System.nanoTime()));
+			if (TRACE && System.nanoTime() - issuedNanos > 3_000_000_000L) {
+				System.out.println("[trace " + java.time.LocalTime.now() + "] pipeline " + sequence + ": " + reply);
+			}
+			entries.forEach((entry) -> entry.succeeded(reply));
 		}
 		catch (RedisPipelineException ex) {
 			// Each command of a pipeline ends on its own: on a cluster they go to
@@ -280,6 +299,57 @@ final class Traffic {
 		catch (RuntimeException ex) {
 			entries.forEach((entry) -> entry.failed(classify(ex), ex));
 		}
+	}
+
+	private static long millisSince(long startNanos, long nanos) {
+		return (nanos == 0) ? -1 : (nanos - startNanos) / 1_000_000;
+	}
+
+	// What executePipelined does, with the end of the replies marked apart from the
+	// connection's release
+	private static void tracedPipeline(StringRedisTemplate template, List<String[]> sets, long[] phases) {
+		Thread caller = Thread.currentThread();
+		java.util.Timer dump = new java.util.Timer(true);
+		dump.schedule(new java.util.TimerTask() {
+			@Override
+			public void run() {
+				StringBuilder out = new StringBuilder(
+						"[trace " + java.time.LocalTime.now() + "] pipeline slow: " + sets.get(0)[0] + ", threads:\n");
+				Thread.getAllStackTraces().forEach((thread, stack) -> {
+					if (thread == caller || thread.getName().startsWith("lettuce")) {
+						out.append("  ").append(thread.getName()).append(' ').append(thread.getState()).append('\n');
+						for (int i = 0; i < Math.min(stack.length, 25); i++) {
+							out.append("    at ").append(stack[i]).append('\n');
+						}
+					}
+				});
+				System.out.println(out);
+			}
+		}, 3000);
+		try {
+			untimedPipeline(template, sets, phases);
+		}
+		finally {
+			dump.cancel();
+		}
+	}
+
+	private static void untimedPipeline(StringRedisTemplate template, List<String[]> sets, long[] phases) {
+		template.execute((RedisCallback<Object>) (connection) -> {
+			phases[0] = System.nanoTime();
+			connection.openPipeline();
+			try {
+				for (String[] set : sets) {
+					connection.stringCommands().set(bytes(set[0]), bytes(set[1]));
+				}
+				phases[1] = System.nanoTime();
+			}
+			finally {
+				connection.closePipeline();
+				phases[2] = System.nanoTime();
+			}
+			return null;
+		});
 	}
 
 	private void transactional(StringRedisTemplate template, long sequence) {

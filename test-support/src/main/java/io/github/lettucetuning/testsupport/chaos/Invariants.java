@@ -92,7 +92,7 @@ public final class Invariants {
 				readsByKey.computeIfAbsent(operation.key(), (key) -> new ArrayList<>()).add(operation);
 			}
 		}
-		checkWaits(operations, nowNanos, violations);
+		checkWaits(operations, faults, nowNanos, violations);
 		Map<Outcome, Integer> appliedAfterFailure = new EnumMap<>(Outcome.class);
 		Set<WriteId> appliedBeforeBreak = new HashSet<>();
 		checkReplies(operations, writes, readsByKey, violations, appliedBeforeBreak);
@@ -111,18 +111,41 @@ public final class Invariants {
 		return new Verdict(violations, losses.byServer(), losses.byFailover(), appliedAfterFailure, recoveries);
 	}
 
-	private void checkWaits(List<Operation> operations, long nowNanos, List<Violation> violations) {
+	private void checkWaits(List<Operation> operations, List<InjectedFault> faults, long nowNanos,
+			List<Violation> violations) {
 		for (Operation operation : operations) {
 			Duration bound = operation.kind().isBlocking() ? this.bounds.blocking() : this.bounds.regular();
 			Duration waited = operation.waited(nowNanos);
 			if (!operation.ended()) {
-				violations.add(new Violation("bounded-wait", "no outcome after " + millis(waited), operation));
+				violations.add(new Violation("bounded-wait",
+						"no outcome after " + millis(waited) + when(operation, faults, nowNanos), operation));
 			}
 			else if (waited.compareTo(bound) > 0) {
-				violations.add(new Violation("bounded-wait", "waited " + millis(waited) + ", bound " + millis(bound),
+				violations.add(new Violation("bounded-wait",
+						"waited " + millis(waited) + ", bound " + millis(bound) + when(operation, faults, nowNanos),
 						operation));
 			}
 		}
+	}
+
+	// Where in the schedule a long wait began and which faults it overlapped: a
+	// failed CI run prints only the violation, and this is what tells the path
+	private static String when(Operation operation, List<InjectedFault> faults, long nowNanos) {
+		if (faults.isEmpty()) {
+			return "";
+		}
+		InjectedFault first = faults.get(0);
+		long startNanos = first.injectedNanos() - first.fault().offset().toNanos();
+		long endNanos = operation.ended() ? operation.endNanos() : nowNanos;
+		List<String> during = new ArrayList<>();
+		for (InjectedFault fault : faults) {
+			if (!fault.skipped() && fault.injectedNanos() <= endNanos
+					&& fault.healedNanos() >= operation.startNanos()) {
+				during.add("#" + fault.fault().index() + " " + fault.fault().kind());
+			}
+		}
+		return ", issued " + millis(Duration.ofNanos(operation.startNanos() - startNanos)) + " into the run"
+				+ (during.isEmpty() ? "" : " during " + String.join(", ", during));
 	}
 
 	private void checkReplies(List<Operation> operations, Map<WriteId, Operation> writes,
