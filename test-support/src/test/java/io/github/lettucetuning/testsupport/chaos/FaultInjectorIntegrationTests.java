@@ -80,13 +80,19 @@ class FaultInjectorIntegrationTests {
 				.startsWith("failed over from " + originalMaster.port() + " to " + originalReplica.port());
 			assertThat(injected.get(1).note()).startsWith("killed " + originalReplica.port() + " (master)");
 			assertThat(injected).extracting(InjectedFault::losesWrites).containsExactly(false, true, false);
+			// Healthy is one master the Sentinels agree on and a replica that follows it.
+			// Which node is master depends on whether the Sentinels failed over within
+			// the
+			// 3 s kill, which they do not always do on a loaded machine (a CI run found
+			// the promoted node still master after its restart).
 			RedisNode master = sentinel.currentMaster();
-			assertThat(master).isSameAs(originalMaster);
+			assertThat(master).isIn(originalMaster, originalReplica);
+			RedisNode replica = (master == originalMaster) ? originalReplica : originalMaster;
 			for (RedisNode node : sentinel.sentinels()) {
 				assertThat(node.command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", sentinel.masterName())).asList()
 					.containsExactly(master.host(), Integer.toString(master.port()));
 			}
-			assertThat(originalReplica.info("replication")).containsEntry("role", "slave")
+			assertThat(replica.info("replication")).containsEntry("role", "slave")
 				.containsEntry("master_port", Integer.toString(master.port()))
 				.containsEntry("master_link_status", "up");
 			assertReplicationTracked(watch, written);
