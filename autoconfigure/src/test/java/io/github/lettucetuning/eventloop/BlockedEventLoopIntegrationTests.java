@@ -22,6 +22,10 @@ import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -64,6 +69,16 @@ import static org.awaitility.Awaitility.await;
 class BlockedEventLoopIntegrationTests {
 
 	private static final Duration BLOCK = Duration.ofSeconds(3);
+
+	// Reads of up to 4 MB at a time instead of Netty's adaptive 64 KB at most.
+	private static final NettyCustomizer LARGE_READS = new NettyCustomizer() {
+
+		@Override
+		public void afterBootstrapInitialized(Bootstrap bootstrap) {
+			bootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(4 * 1024 * 1024));
+		}
+
+	};
 
 	private final RedisStandalone redis;
 
@@ -259,40 +274,42 @@ class BlockedEventLoopIntegrationTests {
 
 	@Test
 	void aLoopDecodingALargeReplyIsReportedAsDecodingNotAsTheApplication(CapturedOutput output) {
-		// Lettuce decodes a reply one read round at a time (epoll reads up to 16 x 64 KB
+		// Lettuce decodes a reply one read round at a time: Netty reads up to 16 buffers
 		// a
-		// round), so a large reply holds the loop for a few milliseconds at a stretch,
-		// not
-		// for the default 500 ms: a short threshold shows those stretches. Tiny fields
-		// make
-		// each round's decoding as long as it gets (a map entry and two strings for every
-		// 22 bytes), so that a quiet, fast machine shows them too.
-		tuned().withPropertyValues("lettuce.tuning.resilience.blocked-loop-detection.threshold=4ms").run((context) -> {
-			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
-			// 1,000,000 fields of one byte: about 22 MB of reply.
-			for (int batch = 0; batch < 50; batch++) {
-				Map<String, String> fields = new HashMap<>();
-				for (int i = 0; i < 20_000; i++) {
-					fields.put(String.format("f-%06d", batch * 20_000 + i), "v");
+		// round, 64 KB each by default, so a round's decoding lasts a few milliseconds,
+		// close to what a busy machine's scheduling adds or takes away. An application
+		// that reads with larger buffers (as this one does, 4 MB) decodes a large reply
+		// in stretches of a hundred milliseconds and more, which the watchdog cannot miss
+		// at a 20 ms threshold. Tiny fields make decoding as slow as it gets per byte.
+		tuned().withPropertyValues("lettuce.tuning.resilience.blocked-loop-detection.threshold=20ms")
+			.withBean(ClientResourcesBuilderCustomizer.class, () -> (builder) -> builder.nettyCustomizer(LARGE_READS))
+			.run((context) -> {
+				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				// 1,000,000 fields of one byte: about 22 MB of reply.
+				for (int batch = 0; batch < 50; batch++) {
+					Map<String, String> fields = new HashMap<>();
+					for (int i = 0; i < 20_000; i++) {
+						fields.put(String.format("f-%06d", batch * 20_000 + i), "v");
+					}
+					template.opsForHash().putAll("big", fields);
 				}
-				template.opsForHash().putAll("big", fields);
-			}
-			EventLoopWatchdog watchdog = context.getBean(EventLoopWatchdog.class);
-			long spells = watchdog.blockedSpells();
-			// How long a stretch lasts depends on how much a read round finds in the
-			// socket: read the hash until one stretch outlasts the threshold.
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-			while (!output.getAll().contains("it is decoding a large Redis reply") && System.nanoTime() < deadline) {
-				assertThat(template.<String, String>opsForHash().entries("big")).hasSize(1_000_000);
-			}
-			System.out.println("[spells] " + watchdog.blockedSpells() + " " + watchdog.lastBlocked());
-			assertThat(watchdog.blockedSpells()).isGreaterThan(spells);
-			assertThat(output).contains("it is decoding a large Redis reply")
-				.contains("HSCAN")
-				.doesNotContain("code running on it blocks it, at io.lettuce.core.output.")
-				.doesNotContain("code running on it blocks it, at io.lettuce.core.protocol.RedisStateMachine")
-				.doesNotContain("code running on it blocks it, at io.lettuce.core.codec.");
-		});
+				EventLoopWatchdog watchdog = context.getBean(EventLoopWatchdog.class);
+				long spells = watchdog.blockedSpells();
+				// How long a stretch lasts depends on how much a read round finds in the
+				// socket: read the hash until one stretch outlasts the threshold.
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+				while (!output.getAll().contains("it is decoding a large Redis reply")
+						&& System.nanoTime() < deadline) {
+					assertThat(template.<String, String>opsForHash().entries("big")).hasSize(1_000_000);
+				}
+				System.out.println("[spells] " + watchdog.blockedSpells() + " " + watchdog.lastBlocked());
+				assertThat(watchdog.blockedSpells()).isGreaterThan(spells);
+				assertThat(output).contains("it is decoding a large Redis reply")
+					.contains("HSCAN")
+					.doesNotContain("code running on it blocks it, at io.lettuce.core.output.")
+					.doesNotContain("code running on it blocks it, at io.lettuce.core.protocol.RedisStateMachine")
+					.doesNotContain("code running on it blocks it, at io.lettuce.core.codec.");
+			});
 	}
 
 	// Eight threads of SET and GET for 6 s; after 1 s a reactive GET whose operator works
