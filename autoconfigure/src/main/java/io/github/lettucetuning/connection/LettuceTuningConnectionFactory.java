@@ -3,15 +3,11 @@ package io.github.lettucetuning.connection;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 import io.github.lettucetuning.eventloop.BlockingCallGuard;
-import io.github.lettucetuning.eventloop.BlockingCallRefusedException;
 import io.github.lettucetuning.eventloop.EventLoopThread;
 import io.github.lettucetuning.resilience.MaintenanceNotifications;
-import io.github.lettucetuning.resilience.OutageExceptions;
 import io.github.lettucetuning.resilience.RoleChangeGuard;
 import io.github.lettucetuning.resilience.SubscriptionWatch;
 import io.lettuce.core.AbstractRedisClient;
@@ -20,14 +16,12 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
-import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -41,7 +35,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
-import org.springframework.data.redis.connection.lettuce.LettuceSubscription;
 
 /**
  * A {@link LettuceConnectionFactory} whose plain commands go over a
@@ -67,7 +60,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceSubscription;
 // docs/upstream.md#shared-connections-without-spring-datas-lock
 public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 
-	private final Sharing sharing;
+	private final ConnectionSharing sharing;
 
 	private @Nullable DedicatedConnectionProviderFactory dedicatedConnections;
 
@@ -96,107 +89,40 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 	private @Nullable MaintenanceNotifications maintenanceNotifications;
 
 	/**
-	 * Create a factory for the given configuration, through the constructor of its type
-	 * so that the factory reports it as {@link LettuceConnectionFactory}'s typed
-	 * constructors do.
+	 * Create a factory for the given configuration.
 	 * @param configuration where Redis is: standalone, Sentinel, cluster or static
 	 * master/replica
 	 * @param clientConfiguration how to connect
-	 * @param mode how plain commands are spread over connections
-	 * @param connections the number of shared connections ({@code 1} unless the mode is
-	 * {@link ConnectionMode#MULTI})
-	 * @param selectionPolicy how a shared connection is picked per operation
+	 * @param sharing how plain commands are spread over connections
 	 * @return the factory
 	 */
 	public static LettuceTuningConnectionFactory of(RedisConfiguration configuration,
-			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
-			SelectionPolicy selectionPolicy) {
+			LettuceClientConfiguration clientConfiguration, ConnectionSharing sharing) {
 		if (configuration instanceof RedisStandaloneConfiguration standalone) {
-			return new LettuceTuningConnectionFactory(standalone, clientConfiguration, mode, connections,
-					selectionPolicy);
+			return new LettuceTuningConnectionFactory(standalone, clientConfiguration, sharing);
 		}
-		if (configuration instanceof RedisSentinelConfiguration sentinel) {
-			return new LettuceTuningConnectionFactory(sentinel, clientConfiguration, mode, connections,
-					selectionPolicy);
-		}
-		if (configuration instanceof RedisClusterConfiguration cluster) {
-			return new LettuceTuningConnectionFactory(cluster, clientConfiguration, mode, connections, selectionPolicy);
-		}
-		if (configuration instanceof RedisStaticMasterReplicaConfiguration masterReplica) {
-			return new LettuceTuningConnectionFactory(masterReplica, clientConfiguration, mode, connections,
-					selectionPolicy);
+		if (configuration instanceof RedisSentinelConfiguration || configuration instanceof RedisClusterConfiguration
+				|| configuration instanceof RedisStaticMasterReplicaConfiguration) {
+			return new LettuceTuningConnectionFactory(configuration, clientConfiguration, sharing);
 		}
 		throw new IllegalArgumentException("Unsupported Redis configuration " + configuration.getClass().getName());
 	}
 
-	/**
-	 * Create a factory for a standalone server.
-	 * @param configuration the server
-	 * @param clientConfiguration how to connect
-	 * @param mode how plain commands are spread over connections
-	 * @param connections the number of shared connections ({@code 1} unless the mode is
-	 * {@link ConnectionMode#MULTI})
-	 * @param selectionPolicy how a shared connection is picked per operation
-	 */
-	public LettuceTuningConnectionFactory(RedisStandaloneConfiguration configuration,
-			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
-			SelectionPolicy selectionPolicy) {
+	// Spring Data's typed standalone constructor is the one that also makes the
+	// configuration what getStandaloneConfiguration() reports and setHostName() changes;
+	// its Sentinel and cluster constructors do what the general one does.
+	private LettuceTuningConnectionFactory(RedisStandaloneConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionSharing sharing) {
 		super(configuration, clientConfiguration);
-		this.sharing = new Sharing(mode, connections, selectionPolicy);
-		setShareNativeConnection(mode != ConnectionMode.POOLED);
+		this.sharing = sharing;
+		setShareNativeConnection(sharing.sharesNativeConnection());
 	}
 
-	/**
-	 * Create a factory for a server found through Sentinel.
-	 * @param configuration the Sentinel configuration
-	 * @param clientConfiguration how to connect
-	 * @param mode how plain commands are spread over connections
-	 * @param connections the number of shared connections ({@code 1} unless the mode is
-	 * {@link ConnectionMode#MULTI})
-	 * @param selectionPolicy how a shared connection is picked per operation
-	 */
-	public LettuceTuningConnectionFactory(RedisSentinelConfiguration configuration,
-			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
-			SelectionPolicy selectionPolicy) {
+	private LettuceTuningConnectionFactory(RedisConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration, ConnectionSharing sharing) {
 		super(configuration, clientConfiguration);
-		this.sharing = new Sharing(mode, connections, selectionPolicy);
-		setShareNativeConnection(mode != ConnectionMode.POOLED);
-	}
-
-	/**
-	 * Create a factory for a cluster.
-	 * @param configuration the cluster configuration
-	 * @param clientConfiguration how to connect
-	 * @param mode how plain commands are spread over connections
-	 * @param connections the number of shared connections ({@code 1} unless the mode is
-	 * {@link ConnectionMode#MULTI})
-	 * @param selectionPolicy how a shared connection is picked per operation
-	 */
-	public LettuceTuningConnectionFactory(RedisClusterConfiguration configuration,
-			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
-			SelectionPolicy selectionPolicy) {
-		super(configuration, clientConfiguration);
-		this.sharing = new Sharing(mode, connections, selectionPolicy);
-		setShareNativeConnection(mode != ConnectionMode.POOLED);
-	}
-
-	/**
-	 * Create a factory for a static master/replica setup. Like
-	 * {@link LettuceConnectionFactory}, which has no typed constructor for it, the
-	 * factory then reports the default standalone configuration.
-	 * @param configuration the master/replica nodes
-	 * @param clientConfiguration how to connect
-	 * @param mode how plain commands are spread over connections
-	 * @param connections the number of shared connections ({@code 1} unless the mode is
-	 * {@link ConnectionMode#MULTI})
-	 * @param selectionPolicy how a shared connection is picked per operation
-	 */
-	public LettuceTuningConnectionFactory(RedisStaticMasterReplicaConfiguration configuration,
-			LettuceClientConfiguration clientConfiguration, ConnectionMode mode, int connections,
-			SelectionPolicy selectionPolicy) {
-		super(configuration, clientConfiguration);
-		this.sharing = new Sharing(mode, connections, selectionPolicy);
-		setShareNativeConnection(mode != ConnectionMode.POOLED);
+		this.sharing = sharing;
+		setShareNativeConnection(sharing.sharesNativeConnection());
 	}
 
 	/**
@@ -559,7 +485,7 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		ConnectionHooks listenerHooks = this.listenerHooks;
 		if (sharedConnection != null) {
 			return new ConnectionHooks(sharedConnection, this.imperativeConnections,
-					(listenerHooks != null) ? listenerHooks.listener : null);
+					(listenerHooks != null) ? listenerHooks.listener() : null);
 		}
 		return listenerHooks;
 	}
@@ -623,183 +549,6 @@ public class LettuceTuningConnectionFactory extends LettuceConnectionFactory {
 		if (this.imperativeDedicated instanceof DedicatedConnectionPool pool) {
 			pool.setValidateConnection(validateConnection);
 		}
-	}
-
-	/**
-	 * Reports failed commands and the end of each operation to the hooks; the behaviour
-	 * lives in {@link TunedBehaviour}, shared with {@link TunedLettuceClusterConnection}.
-	 */
-	private static final class TunedLettuceConnection extends LettuceConnection {
-
-		private final TunedBehaviour tuned;
-
-		TunedLettuceConnection(@Nullable StatefulRedisConnection<byte[], byte[]> shared,
-				LettuceConnectionProvider provider, long timeout, int database, @Nullable ConnectionHooks hooks,
-				SubscriptionWatch subscriptionWatch) {
-			super(shared, provider, timeout, database);
-			this.tuned = new TunedBehaviour(hooks, subscriptionWatch);
-		}
-
-		@Override
-		protected LettuceSubscription doCreateSubscription(MessageListener listener,
-				StatefulRedisPubSubConnection<byte[], byte[]> connection, LettuceConnectionProvider provider) {
-			return this.tuned.subscription(listener, connection, provider);
-		}
-
-		@Override
-		protected DataAccessException convertLettuceAccessException(Exception cause) {
-			return this.tuned.translate(cause, super::convertLettuceAccessException);
-		}
-
-		@Override
-		public void close() {
-			try {
-				super.close();
-			}
-			finally {
-				this.tuned.closed();
-			}
-		}
-
-	}
-
-	/**
-	 * The cluster twin of {@link TunedLettuceConnection}.
-	 */
-	private static final class TunedLettuceClusterConnection extends LettuceClusterConnection {
-
-		private final TunedBehaviour tuned;
-
-		TunedLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> shared,
-				LettuceConnectionProvider provider, ClusterTopologyProvider topologyProvider,
-				ClusterCommandExecutor executor, Duration timeout, @Nullable ConnectionHooks hooks,
-				SubscriptionWatch subscriptionWatch) {
-			super(shared, provider, topologyProvider, executor, timeout);
-			this.tuned = new TunedBehaviour(hooks, subscriptionWatch);
-		}
-
-		@Override
-		protected LettuceSubscription doCreateSubscription(MessageListener listener,
-				StatefulRedisPubSubConnection<byte[], byte[]> connection, LettuceConnectionProvider provider) {
-			return this.tuned.subscription(listener, connection, provider);
-		}
-
-		@Override
-		protected DataAccessException convertLettuceAccessException(Exception cause) {
-			return this.tuned.translate(cause, super::convertLettuceAccessException);
-		}
-
-		@Override
-		public void close() {
-			try {
-				super.close();
-			}
-			finally {
-				this.tuned.closed();
-			}
-		}
-
-	}
-
-	/**
-	 * What both tuned connections add to Spring Data's: watched subscriptions, failed
-	 * commands reported and outages translated, and on close the event loop unmarked and
-	 * the hooks told. Created in the connection's constructor, where it marks the event
-	 * loop the connection is opened on.
-	 */
-	private static final class TunedBehaviour {
-
-		private final @Nullable ConnectionHooks hooks;
-
-		private final SubscriptionWatch subscriptionWatch;
-
-		// The event loop this connection was opened on, if any, marked until it closes
-		// (once: a connection may be closed twice).
-		private @Nullable EventLoopThread loop;
-
-		TunedBehaviour(@Nullable ConnectionHooks hooks, SubscriptionWatch subscriptionWatch) {
-			this.hooks = hooks;
-			this.subscriptionWatch = subscriptionWatch;
-			this.loop = BlockingCallGuard.enterSynchronousCall();
-		}
-
-		LettuceSubscription subscription(MessageListener listener,
-				StatefulRedisPubSubConnection<byte[], byte[]> connection, LettuceConnectionProvider provider) {
-			return new WatchedLettuceSubscription(listener, connection, provider, this.subscriptionWatch);
-		}
-
-		DataAccessException translate(Exception cause, Function<Exception, DataAccessException> stock) {
-			if (cause instanceof BlockingCallRefusedException refused) {
-				return refused;
-			}
-			if (this.hooks != null) {
-				this.hooks.failed(cause);
-			}
-			DataAccessException outage = OutageExceptions.translate(cause);
-			return (outage != null) ? outage : stock.apply(cause);
-		}
-
-		void closed() {
-			BlockingCallGuard.exitSynchronousCall(this.loop);
-			this.loop = null;
-			if (this.hooks != null) {
-				this.hooks.closed();
-			}
-		}
-
-	}
-
-	/**
-	 * What a Spring Data connection reports: a failed command to the exception listener,
-	 * and, once, the end of its operation to the shared connection set's in-flight count
-	 * (closing a connection twice must not count twice). Every operation on a shared
-	 * connection gets an instance of its own; otherwise the factory's one instance serves
-	 * every operation.
-	 */
-	private static final class ConnectionHooks {
-
-		private final @Nullable StatefulConnection<?, ?> shared;
-
-		private final @Nullable SharedConnectionSet set;
-
-		private final @Nullable Consumer<? super Exception> listener;
-
-		private final AtomicBoolean closed = new AtomicBoolean();
-
-		ConnectionHooks(@Nullable StatefulConnection<?, ?> shared, @Nullable SharedConnectionSet set,
-				@Nullable Consumer<? super Exception> listener) {
-			this.shared = shared;
-			this.set = set;
-			this.listener = listener;
-		}
-
-		void failed(Exception cause) {
-			if (this.listener != null) {
-				this.listener.accept(cause);
-			}
-		}
-
-		void closed() {
-			if (this.set != null && this.shared != null && this.closed.compareAndSet(false, true)) {
-				this.set.release(this.shared);
-			}
-		}
-
-	}
-
-	/**
-	 * How plain commands are spread: the mode, its number of shared connections and the
-	 * policy that picks one.
-	 */
-	private record Sharing(ConnectionMode mode, int connections, SelectionPolicy selectionPolicy) {
-
-		Sharing {
-			if (connections < 1 || (mode != ConnectionMode.MULTI && connections != 1)) {
-				throw new IllegalArgumentException(
-						"Mode " + mode + " cannot use " + connections + " shared connections");
-			}
-		}
-
 	}
 
 }

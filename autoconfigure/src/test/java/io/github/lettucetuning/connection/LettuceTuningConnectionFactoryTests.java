@@ -98,9 +98,31 @@ class LettuceTuningConnectionFactoryTests {
 			.withMessageContaining("Unsupported Redis configuration");
 	}
 
+	@Test
+	void onlyTheMultiModeSharesSeveralConnections() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ConnectionSharing.builder().mode(ConnectionMode.SHARED).connections(2).build())
+			.withMessage("Mode SHARED cannot use 2 shared connections");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ConnectionSharing.builder().mode(ConnectionMode.MULTI).connections(0).build())
+			.withMessage("Mode MULTI cannot use 0 shared connections");
+		ConnectionSharing multi = ConnectionSharing.builder()
+			.mode(ConnectionMode.MULTI)
+			.connections(4)
+			.selectionPolicy(SelectionPolicy.LEAST_IN_FLIGHT)
+			.build();
+		LettuceTuningConnectionFactory factory = LettuceTuningConnectionFactory
+			.of(new RedisStandaloneConfiguration("redis.example", 6390), CLIENT, multi);
+		assertThat(factory.getSharedConnectionCount()).isEqualTo(4);
+		assertThat(factory.getSelectionPolicy()).isEqualTo(SelectionPolicy.LEAST_IN_FLIGHT);
+		assertThat(factory.getShareNativeConnection()).isTrue();
+		ConnectionSharing pooled = ConnectionSharing.builder().mode(ConnectionMode.POOLED).build();
+		assertThat(LettuceTuningConnectionFactory.of(new RedisStandaloneConfiguration(), CLIENT, pooled)
+			.getShareNativeConnection()).isFalse();
+	}
+
 	private static LettuceTuningConnectionFactory create(RedisConfiguration configuration) {
-		return LettuceTuningConnectionFactory.of(configuration, CLIENT, ConnectionMode.SHARED, 1,
-				SelectionPolicy.ROUND_ROBIN);
+		return LettuceTuningConnectionFactory.of(configuration, CLIENT, ConnectionSharing.builder().build());
 	}
 
 	private static void assertSameAsStock(LettuceTuningConnectionFactory factory, LettuceConnectionFactory stock) {

@@ -5,6 +5,7 @@ import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.SharedConnectionCount;
 import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.connection.ConnectionMode;
+import io.github.lettucetuning.connection.ConnectionSharing;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.connection.ServingLoops;
 import io.github.lettucetuning.resilience.RoleChangeGuard;
@@ -70,9 +71,13 @@ public final class LettuceTuningConnectionConfiguration {
 				environment.getProperty("spring.application.name"))
 			.map(configuration instanceof ClusterConfiguration, clientResources, optionsCustomizers,
 					configurationCustomizers);
+		ConnectionSharing sharing = ConnectionSharing.builder()
+			.mode(tuning.getConnection().getMode())
+			.connections(SharedConnectionCount.of(tuning))
+			.selectionPolicy(tuning.getConnection().getMulti().getSelection())
+			.build();
 		LettuceTuningConnectionFactory factory = LettuceTuningConnectionFactory.of(configuration, clientConfiguration,
-				tuning.getConnection().getMode(), SharedConnectionCount.of(tuning),
-				tuning.getConnection().getMulti().getSelection());
+				sharing);
 		configureDedicatedConnections(factory, tuning, properties, ExplicitProperties.of(environment),
 				ClassUtils.isPresent("org.apache.commons.pool2.ObjectPool", resourceLoader.getClassLoader()));
 		factory.setEagerInitialization(tuning.getConnection().isEagerInitialization());
