@@ -1,7 +1,6 @@
 package io.github.lettucetuning.connection;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -17,9 +16,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.support.AsyncConnectionPoolSupport;
 import io.lettuce.core.support.AsyncPool;
-import io.lettuce.core.support.BoundedPoolConfig;
 import io.lettuce.core.support.CommonsPool2ConfigConverter;
 import io.netty.util.Timer;
 import org.apache.commons.logging.Log;
@@ -39,8 +36,9 @@ import org.springframework.util.Assert;
 /**
  * A bounded pool of dedicated connections: the ones a caller holds alone for a
  * transaction, a blocking command, Pub/Sub or a pipelining session. One commons-pool2
- * pool per connection type (and a Lettuce {@link AsyncPool} for asynchronous borrows),
- * each waiting at most {@code maxWait} when exhausted.
+ * pool per connection type (and, in {@link DedicatedAsyncPools}, a Lettuce
+ * {@link AsyncPool} for asynchronous borrows), each waiting at most {@code maxWait} when
+ * exhausted.
  * <p>
  * When the configuration asks for {@link GenericObjectPoolConfig#getFairness() fairness},
  * waiting callers get connections in the order they asked. commons-pool2 lets a caller
@@ -69,8 +67,10 @@ import org.springframework.util.Assert;
  * <li>an asynchronous borrow (a reactive command) waits for a connection too, in arrival
  * order and at most {@code maxWait} ({@link #setTimer(Timer)}), where Lettuce's
  * {@link AsyncPool} fails it at once;</li>
- * <li>a connection returned that the pool does not know goes back to the target provider
- * instead of failing, and connections to a given node bypass the pool;</li>
+ * <li>a connection returned that the pool never opened (one Spring Data opened through
+ * the target, or one to a given node, which bypasses the pool) goes back to the target
+ * provider instead of failing; one the pool opened and has back already fails, as in
+ * Spring Data, and is never closed under the borrower it went to next;</li>
  * <li>with {@link #setValidateConnection(boolean) validation} on, a connection must
  * answer a {@code PING} before it is lent.</li>
  * </ul>
@@ -94,7 +94,7 @@ public final class DedicatedConnectionPool
 
 	private final GenericObjectPoolConfig<StatefulConnection<?, ?>> config;
 
-	private final BoundedPoolConfig asyncConfig;
+	private final DedicatedAsyncPools async;
 
 	private final Map<Class<?>, GenericObjectPool<StatefulConnection<?, ?>>> pools = new ConcurrentHashMap<>();
 
@@ -103,22 +103,12 @@ public final class DedicatedConnectionPool
 
 	private final AtomicLong longestTurnWaitNanos = new AtomicLong();
 
-	private final Map<Class<?>, WaitingAsyncPool> asyncPools = new ConcurrentHashMap<>();
-
 	// Which pool created a connection, recorded once per connection rather than once per
 	// borrow: pooled mode borrows for every command, and a map entry per borrow is
 	// garbage.
 	private final Map<StatefulConnection<?, ?>, GenericObjectPool<StatefulConnection<?, ?>>> owners = new ConcurrentHashMap<>();
 
-	private final Map<StatefulConnection<?, ?>, WaitingAsyncPool> borrowedAsync = new ConcurrentHashMap<>();
-
-	// Asynchronous borrows not complete yet (a connection being opened), for destroy() to
-	// close what they bring.
-	private final Set<CompletableFuture<StatefulConnection<?, ?>>> acquiring = ConcurrentHashMap.newKeySet();
-
 	private volatile boolean validateConnection;
-
-	private volatile @Nullable Timer timer;
 
 	/**
 	 * Create a pool.
@@ -131,7 +121,8 @@ public final class DedicatedConnectionPool
 			GenericObjectPoolConfig<StatefulConnection<?, ?>> config) {
 		this.target = target;
 		this.config = config;
-		this.asyncConfig = CommonsPool2ConfigConverter.bounded(config);
+		this.async = new DedicatedAsyncPools(target, CommonsPool2ConfigConverter.bounded(config),
+				config.getMaxWaitDuration());
 	}
 
 	@Override
@@ -195,7 +186,7 @@ public final class DedicatedConnectionPool
 		return maxWait.isNegative() ? maxWait : Duration.ofNanos(Math.max(0, maxWait.toNanos() - waited));
 	}
 
-	private static PoolException exhausted(Duration maxWait, int maxTotal, Throwable cause) {
+	static PoolException exhausted(Duration maxWait, int maxTotal, Throwable cause) {
 		return new PoolException(("Timed out after %dms waiting for a dedicated Redis connection: all %d are in use. "
 				+ "Raise spring.data.redis.lettuce.pool.max-active, "
 				+ "or spring.data.redis.lettuce.pool.max-wait to wait longer")
@@ -204,32 +195,7 @@ public final class DedicatedConnectionPool
 
 	@Override
 	public <T extends StatefulConnection<?, ?>> CompletionStage<T> getConnectionAsync(Class<T> connectionType) {
-		WaitingAsyncPool pool = this.asyncPools.computeIfAbsent(connectionType, (type) -> {
-			AsyncPool<StatefulConnection<?, ?>> connections = AsyncConnectionPoolSupport.createBoundedObjectPool(
-					() -> this.target.getConnectionAsync(connectionType).thenApply(connectionType::cast),
-					this.asyncConfig, false);
-			return new WaitingAsyncPool(connections, this.asyncConfig.getMaxTotal(), this.config.getMaxWaitDuration(),
-					this.timer);
-		});
-		CompletableFuture<StatefulConnection<?, ?>> acquisition = pool.acquire();
-		this.acquiring.add(acquisition);
-		CompletableFuture<T> borrowed = new CompletableFuture<>();
-		acquisition.whenComplete((connection, ex) -> {
-			if (connection != null) {
-				this.borrowedAsync.put(connection, pool);
-				// A caller that gave up before it arrived (a cancelled subscription)
-				// will never release it.
-				if (!borrowed.complete(connectionType.cast(connection))) {
-					releaseAsync(connection);
-				}
-			}
-			else {
-				borrowed.completeExceptionally(
-						WaitingAsyncPool.isTurnTimeout(ex) ? exhausted(pool.maxWait(), pool.maxTotal(), ex) : ex);
-			}
-			this.acquiring.remove(acquisition);
-		});
-		return borrowed;
+		return this.async.borrow(connectionType);
 	}
 
 	@Override
@@ -265,10 +231,9 @@ public final class DedicatedConnectionPool
 			}
 			return;
 		}
-		WaitingAsyncPool asyncPool = this.borrowedAsync.remove(connection);
-		if (asyncPool != null) {
-			discardTransaction(connection);
-			asyncPool.release(connection).join();
+		CompletableFuture<Void> released = this.async.release(connection);
+		if (released != null) {
+			released.join();
 			return;
 		}
 		this.target.release(connection);
@@ -276,17 +241,22 @@ public final class DedicatedConnectionPool
 
 	@Override
 	public CompletableFuture<Void> releaseAsync(StatefulConnection<?, ?> connection) {
-		WaitingAsyncPool asyncPool = this.borrowedAsync.remove(connection);
-		if (asyncPool != null) {
-			discardTransaction(connection);
-			return asyncPool.release(connection);
+		CompletableFuture<Void> released;
+		try {
+			released = this.async.release(connection);
+		}
+		catch (PoolException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		if (released != null) {
+			return released;
 		}
 		release(connection);
 		return CompletableFuture.completedFuture(null);
 	}
 
 	// A connection must not go back to the pool inside a MULTI its borrower left open.
-	private static void discardTransaction(StatefulConnection<?, ?> connection) {
+	static void discardTransaction(StatefulConnection<?, ?> connection) {
 		if (connection instanceof StatefulRedisConnection<?, ?> redisConnection && redisConnection.isMulti()) {
 			redisConnection.async().discard();
 		}
@@ -313,7 +283,7 @@ public final class DedicatedConnectionPool
 	 * @param timer the timer, set before the first asynchronous borrow
 	 */
 	public void setTimer(Timer timer) {
-		this.timer = timer;
+		this.async.setTimer(timer);
 	}
 
 	/**
@@ -343,10 +313,7 @@ public final class DedicatedConnectionPool
 	 * @return the waiting count
 	 */
 	public int waitingCount() {
-		int waiting = 0;
-		for (WaitingAsyncPool pool : this.asyncPools.values()) {
-			waiting += pool.waitingCount();
-		}
+		int waiting = this.async.waitingCount();
 		for (GenericObjectPool<?> pool : this.pools.values()) {
 			Semaphore turn = this.turns.get(pool);
 			waiting += pool.getNumWaiters() + ((turn != null) ? turn.getQueueLength() : 0);
@@ -360,10 +327,8 @@ public final class DedicatedConnectionPool
 	 */
 	public Duration longestWait() {
 		Duration longest = Duration.ofNanos(this.longestTurnWaitNanos.get());
-		for (WaitingAsyncPool pool : this.asyncPools.values()) {
-			Duration waited = pool.longestWait();
-			longest = (waited.compareTo(longest) > 0) ? waited : longest;
-		}
+		Duration waitedAsync = this.async.longestWait();
+		longest = (waitedAsync.compareTo(longest) > 0) ? waitedAsync : longest;
 		for (GenericObjectPool<?> pool : this.pools.values()) {
 			Duration waited = pool.getMaxBorrowWaitDuration();
 			longest = (waited.compareTo(longest) > 0) ? waited : longest;
@@ -376,7 +341,7 @@ public final class DedicatedConnectionPool
 	 * @return the active count
 	 */
 	public int borrowedCount() {
-		int borrowed = this.borrowedAsync.size();
+		int borrowed = this.async.borrowedCount();
 		for (GenericObjectPool<?> pool : this.pools.values()) {
 			borrowed += pool.getNumActive();
 		}
@@ -410,34 +375,19 @@ public final class DedicatedConnectionPool
 	@Override
 	public void destroy() {
 		int borrowed = borrowedCount();
-		int acquiring = this.acquiring.size();
+		int acquiring = this.async.acquiringCount();
 		if (borrowed > 0 || acquiring > 0) {
 			logger.warn("Closing the dedicated Redis connection pool while " + borrowed
 					+ " connections are still borrowed and " + acquiring + " being opened");
 		}
-		// Before connections go back: a waiter handed one would open another.
-		this.asyncPools.values().forEach(WaitingAsyncPool::failWaiting);
-		List<CompletableFuture<Void>> closing = new ArrayList<>();
-		// A connection still being opened would reach its borrower after the pool is
-		// gone, borrowed and never closed: it is closed as soon as it arrives.
-		for (CompletableFuture<StatefulConnection<?, ?>> acquisition : List.copyOf(this.acquiring)) {
-			closing.add(acquisition.thenCompose(StatefulConnection::closeAsync));
-		}
-		this.borrowedAsync.forEach((connection, pool) -> closing.add(pool.release(connection)));
+		List<CompletableFuture<Void>> closing = this.async.releaseAll();
 		this.pools.values().forEach(GenericObjectPool::close);
 		this.pools.clear();
 		// Closing a pool closes its idle connections only; borrowed ones are closed here.
 		this.owners.keySet().forEach((connection) -> closing.add(connection.closeAsync()));
 		this.owners.clear();
 		awaitQuietly(closing);
-		// Only once the connections being opened have arrived, so that the asynchronous
-		// pools they come from are still open to hand them over.
-		this.borrowedAsync.clear();
-		this.acquiring.clear();
-		List<CompletableFuture<Void>> pools = new ArrayList<>();
-		this.asyncPools.values().forEach((pool) -> pools.add(pool.closeAsync()));
-		this.asyncPools.clear();
-		awaitQuietly(pools);
+		awaitQuietly(this.async.close());
 	}
 
 	// Failures to close are of no interest now: the connections are gone either way.

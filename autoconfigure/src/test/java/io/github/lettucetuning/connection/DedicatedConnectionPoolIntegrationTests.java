@@ -18,9 +18,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import org.springframework.data.redis.connection.PoolException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -92,6 +94,34 @@ class DedicatedConnectionPoolIntegrationTests {
 		assertThat(waiting).failsWithin(Duration.ofSeconds(5))
 			.withThrowableThat()
 			.withMessageContaining("The pool is closed");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.redis.node().countClients(CLIENT_NAME)).isZero());
+	}
+
+	@Test
+	void aConnectionReleasedTwiceFailsAsInSpringDataAndStaysOpenForItsNextBorrower() throws Exception {
+		DedicatedConnectionPool pool = waitingPool(Duration.ofSeconds(30));
+		try {
+			StatefulRedisConnection first = borrowAsync(pool).get(5, TimeUnit.SECONDS);
+			pool.releaseAsync(first).get(5, TimeUnit.SECONDS);
+			StatefulRedisConnection next = borrowAsync(pool).get(5, TimeUnit.SECONDS);
+			assertThat(next).isSameAs(first);
+			// The first borrower releases again, late: the connection is the next one's
+			// now.
+			pool.release(next);
+			assertThat(pool.releaseAsync(first)).failsWithin(Duration.ofSeconds(5))
+				.withThrowableThat()
+				.withMessageContaining("was either previously returned");
+			assertThatExceptionOfType(PoolException.class).isThrownBy(() -> pool.release(first));
+			StatefulRedisConnection again = borrowAsync(pool).get(5, TimeUnit.SECONDS);
+			assertThat(again).isSameAs(first);
+			assertThat(again.isOpen()).isTrue();
+			assertThat(again.sync().ping()).isEqualTo("PONG");
+			pool.release(again);
+		}
+		finally {
+			pool.destroy();
+		}
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(this.redis.node().countClients(CLIENT_NAME)).isZero());
 	}
