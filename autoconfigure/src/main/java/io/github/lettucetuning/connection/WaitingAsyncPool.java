@@ -80,11 +80,13 @@ final class WaitingAsyncPool {
 		if (!isBounded()) {
 			return this.pool.acquire();
 		}
-		return takeTurn().thenCompose((turn) -> this.pool.acquire()).whenComplete((connection, ex) -> {
-			if (ex != null && !isTurnTimeout(ex)) {
+		// Only a turn taken goes back: a wait that timed out, or that the pool's closing
+		// failed, never had one.
+		return takeTurn().thenCompose((turn) -> this.pool.acquire().whenComplete((connection, ex) -> {
+			if (ex != null) {
 				giveTurn();
 			}
-		});
+		}));
 	}
 
 	/**
