@@ -4,6 +4,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.CommandWrapper;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.RedisCommand;
 
@@ -30,12 +31,20 @@ final class BlockingCommands {
 
 	// A blocking command whose caller still waits for it.
 	static boolean isAwaited(RedisCommand<?, ?, ?> command) {
-		return isBlocking(command) && !command.isDone();
+		return isBlocking(command) && !callerDone(command);
 	}
 
 	// A blocking command whose caller gave up while the server may still block on it.
 	static boolean isAbandoned(RedisCommand<?, ?, ?> command) {
-		return isBlocking(command) && command.isDone();
+		return isBlocking(command) && callerDone(command);
+	}
+
+	// The caller's command, not the wrapper on the stack: a cluster connection's
+	// ClusterCommand says it is done only once the node answers, while the command it
+	// wraps completes when its caller's timeout fires or it is cancelled.
+	// docs/upstream.md#a-cluster-command-done-only-when-its-node-answers
+	private static boolean callerDone(RedisCommand<?, ?, ?> command) {
+		return command.isDone() || CommandWrapper.unwrap(command).isDone();
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.chaos;
 
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -28,6 +29,10 @@ import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import io.github.lettucetuning.timeout.WheelTimer;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
+import io.lettuce.core.cluster.event.RedirectionEventSupport;
+import io.lettuce.core.event.connection.ConnectionEvent;
+import io.lettuce.core.resource.ClientResources;
 import io.netty.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
@@ -315,14 +320,14 @@ final class CampaignRun {
 			if (!Boolean.getBoolean("chaos.trace")) {
 				return;
 			}
-			context.getBean(io.lettuce.core.resource.ClientResources.class).eventBus().get().subscribe((event) -> {
+			context.getBean(ClientResources.class).eventBus().get().subscribe((event) -> {
 				String text = event.toString();
-				if (event instanceof io.lettuce.core.cluster.event.RedirectionEventSupport redirect) {
+				if (event instanceof RedirectionEventSupport redirect) {
 					text = event.getClass().getSimpleName() + " " + redirect.getKey() + " " + redirect.getMessage();
 				}
-				if (text.contains("pipelined") || event instanceof io.lettuce.core.event.connection.ConnectionEvent
-						|| event instanceof io.lettuce.core.cluster.event.ClusterTopologyChangedEvent) {
-					System.out.println("[trace " + java.time.LocalTime.now() + "] " + text);
+				if (text.contains("pipelined") || event instanceof ConnectionEvent
+						|| event instanceof ClusterTopologyChangedEvent) {
+					System.out.println("[trace " + LocalTime.now() + "] " + text);
 				}
 			});
 		}

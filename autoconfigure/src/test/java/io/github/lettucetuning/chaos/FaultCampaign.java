@@ -5,12 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import io.github.lettucetuning.testsupport.chaos.OpKind;
-import io.github.lettucetuning.testsupport.chaos.Operation;
-import io.github.lettucetuning.testsupport.chaos.Outcome;
-import io.github.lettucetuning.testsupport.chaos.Violation;
-import io.github.lettucetuning.testsupport.topology.TopologyKind;
 import java.util.Locale;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
@@ -77,14 +71,7 @@ final class FaultCampaign {
 			try {
 				for (CampaignRun.Result result : new CampaignRun(servers, schedule, setups, pace()).run(app(servers))) {
 					results.add(result);
-					List<Violation> open = result.verdict()
-						.violations()
-						.stream()
-						.filter((violation) -> isOpen(servers, violation))
-						.toList();
-					open.forEach((violation) -> System.out.println("OPEN (" + OPEN_ISSUE + "), not failing the build: "
-							+ result.setup().label() + ": " + violation));
-					if (result.setup().starter() && result.verdict().violations().size() > open.size()) {
+					if (result.setup().starter() && !result.verdict().violations().isEmpty()) {
 						failures.add(result.setup().label() + ": replay with: make chaos TOPOLOGY=" + topology
 								+ " SEED=" + seed + " MINUTES=" + to.toMillis() / 60_000.0
 								+ (from.isZero() ? "" : " FROM=" + from.toMillis() / 1000.0) + "\n"
@@ -99,24 +86,6 @@ final class FaultCampaign {
 		Path report = CampaignReport.write(Path.of("target", "chaos", "report-" + topology + ".md"), results);
 		System.out.println("Fault campaign report: " + report.toAbsolutePath());
 		assertThat(failures).as("invariants broken with the starter (report: %s)", report.toAbsolutePath()).isEmpty();
-	}
-
-	/**
-	 * Where the one known, open violation is written down.
-	 */
-	static final String OPEN_ISSUE = "docs/fault-campaign.md#open-a-pipeline-answered-after-6-s-on-a-cluster";
-
-	// The one known violation, not yet explained (see OPEN_ISSUE): on a cluster, a
-	// pipeline's SETs sent as a blackholed node comes back get that node's answer
-	// (MOVED, then OK, or CLUSTERDOWN) after 5 to 6.4 s, past the 5 s bound and within
-	// the command timeout. Printed, and tolerated only in that form: a wait past the
-	// command timeout, or a long wait of any other command, still fails the build.
-	static boolean isOpen(ChaosServers servers, Violation violation) {
-		Operation operation = violation.operation();
-		return servers.topology() == TopologyKind.CLUSTER && violation.invariant().equals("bounded-wait")
-				&& operation != null && operation.kind() == OpKind.PIPELINED_SET
-				&& (operation.outcome() == Outcome.OK || operation.outcome() == Outcome.OTHER_ERROR)
-				&& operation.waited(operation.endNanos()).compareTo(CampaignRun.COMMAND_TIMEOUT) < 0;
 	}
 
 	// A topology the campaign could not make whole again is a failure of its own,

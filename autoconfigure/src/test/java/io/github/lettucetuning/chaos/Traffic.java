@@ -2,6 +2,7 @@ package io.github.lettucetuning.chaos;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -9,6 +10,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -68,6 +72,10 @@ final class Traffic {
 
 	private @Nullable RedisMessageListenerContainer listener;
 
+	// One thread for the run's traces, only with -Dchaos.trace=true.
+	private final @Nullable ScheduledExecutorService tracer = TRACE
+			? Executors.newSingleThreadScheduledExecutor((task) -> new Thread(task, "chaos-trace")) : null;
+
 	Traffic(Setup setup, TopologyKind topology, Journal journal, long seed, long paceMillis) {
 		this.setup = setup;
 		this.topology = topology;
@@ -119,6 +127,9 @@ final class Traffic {
 			// The last messages published are on their way to the listener
 			sleep(500);
 			container.destroy();
+		}
+		if (this.tracer != null) {
+			this.tracer.shutdownNow();
 		}
 	}
 
@@ -252,18 +263,14 @@ final class Traffic {
 		long issuedNanos = System.nanoTime();
 		long[] phases = new long[3];
 		try {
-			if (TRACE) {
-				tracedPipeline(template, sets, phases);
+			ScheduledFuture<?> dump = scheduleThreadDump(sets.get(0)[0]);
+			try {
+				pipeline(template, sets, phases);
 			}
-			else {
-				template.executePipelined((RedisCallback<Object>) (connection) -> {
-					phases[0] = System.nanoTime();
-					for (String[] set : sets) {
-						connection.stringCommands().set(bytes(set[0]), bytes(set[1]));
-					}
-					phases[1] = System.nanoTime();
-					return null;
-				});
+			finally {
+				if (dump != null) {
+					dump.cancel(false);
+				}
 			}
 			// Where a long wait went, should the bounded-wait check report one: the
 			// connection (a pool's borrow), the replies or the release
@@ -271,7 +278,7 @@ final class Traffic {
 				.formatted(millisSince(issuedNanos, phases[0]), millisSince(issuedNanos, phases[1]),
 						millisSince(issuedNanos, phases[2]), millisSince(issuedNanos, System.nanoTime()));
 			if (TRACE && System.nanoTime() - issuedNanos > 3_000_000_000L) {
-				System.out.println("[trace " + java.time.LocalTime.now() + "] pipeline " + sequence + ": " + reply);
+				System.out.println("[trace " + LocalTime.now() + "] pipeline " + sequence + ": " + reply);
 			}
 			entries.forEach((entry) -> entry.succeeded(reply));
 		}
@@ -307,34 +314,7 @@ final class Traffic {
 
 	// What executePipelined does, with the end of the replies marked apart from the
 	// connection's release
-	private static void tracedPipeline(StringRedisTemplate template, List<String[]> sets, long[] phases) {
-		Thread caller = Thread.currentThread();
-		java.util.Timer dump = new java.util.Timer(true);
-		dump.schedule(new java.util.TimerTask() {
-			@Override
-			public void run() {
-				StringBuilder out = new StringBuilder(
-						"[trace " + java.time.LocalTime.now() + "] pipeline slow: " + sets.get(0)[0] + ", threads:\n");
-				Thread.getAllStackTraces().forEach((thread, stack) -> {
-					if (thread == caller || thread.getName().startsWith("lettuce")) {
-						out.append("  ").append(thread.getName()).append(' ').append(thread.getState()).append('\n');
-						for (int i = 0; i < Math.min(stack.length, 25); i++) {
-							out.append("    at ").append(stack[i]).append('\n');
-						}
-					}
-				});
-				System.out.println(out);
-			}
-		}, 3000);
-		try {
-			untimedPipeline(template, sets, phases);
-		}
-		finally {
-			dump.cancel();
-		}
-	}
-
-	private static void untimedPipeline(StringRedisTemplate template, List<String[]> sets, long[] phases) {
+	private static void pipeline(StringRedisTemplate template, List<String[]> sets, long[] phases) {
 		template.execute((RedisCallback<Object>) (connection) -> {
 			phases[0] = System.nanoTime();
 			connection.openPipeline();
@@ -350,6 +330,30 @@ final class Traffic {
 			}
 			return null;
 		});
+	}
+
+	// With -Dchaos.trace=true, the threads of a pipeline slower than 3 s: where the
+	// caller and the event loops are while it waits
+	private @Nullable ScheduledFuture<?> scheduleThreadDump(String key) {
+		ScheduledExecutorService tracer = this.tracer;
+		if (tracer == null) {
+			return null;
+		}
+		Thread caller = Thread.currentThread();
+		return tracer.schedule(() -> System.out.println(threads(key, caller)), 3, TimeUnit.SECONDS);
+	}
+
+	private static String threads(String key, Thread caller) {
+		StringBuilder out = new StringBuilder("[trace " + LocalTime.now() + "] pipeline slow: " + key + ", threads:\n");
+		Thread.getAllStackTraces().forEach((thread, stack) -> {
+			if (thread == caller || thread.getName().startsWith("lettuce")) {
+				out.append("  ").append(thread.getName()).append(' ').append(thread.getState()).append('\n');
+				for (int i = 0; i < Math.min(stack.length, 25); i++) {
+					out.append("    at ").append(stack[i]).append('\n');
+				}
+			}
+		});
+		return out.toString();
 	}
 
 	private void transactional(StringRedisTemplate template, long sequence) {
