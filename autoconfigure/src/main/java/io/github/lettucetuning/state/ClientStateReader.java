@@ -164,10 +164,11 @@ public final class ClientStateReader {
 	private ClientState read(boolean soon) {
 		ClientResources resources = this.resources.get();
 		OutageGuard guard = installedGuard(resources);
-		String mode = this.factory.getMode().name().toLowerCase(Locale.ROOT);
-		return new ClientState(mode, this.factory.getClientConfiguration().getCommandTimeout(), connections(),
-				PoolSnapshot.of(this.factory), TimerSnapshot.of(resources.timer()), events(), topology(),
-				outages(guard), eventLoops(guard, soon), subscriptions(this.factory.getSubscriptionWatch()),
+		ConnectionSnapshot connections = ConnectionSnapshot.of(this.factory);
+		String mode = connections.mode().name().toLowerCase(Locale.ROOT);
+		return new ClientState(mode, this.factory.getClientConfiguration().getCommandTimeout(),
+				connections(connections), PoolSnapshot.of(this.factory), TimerSnapshot.of(resources.timer()), events(),
+				topology(), outages(guard), eventLoops(guard, soon), subscriptions(this.factory.getSubscriptionWatch()),
 				credentials(), roleChanges(this.factory.getRoleChangeGuard()));
 	}
 
@@ -186,8 +187,7 @@ public final class ClientStateReader {
 		return (timer instanceof HashedWheelTimer) ? TimerOwner.LETTUCE : TimerOwner.APPLICATION;
 	}
 
-	private ClientState.Connections connections() {
-		ConnectionSnapshot connections = ConnectionSnapshot.of(this.factory);
+	private ClientState.Connections connections(ConnectionSnapshot connections) {
 		return new ClientState.Connections(connections.size(), connections.open(), connections.disconnected(),
 				connections.unopened(), inFlight(this.factory.getSharedInFlight()),
 				inFlight(this.factory.getReactiveInFlight()));
