@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * {@code null} when not followed
  * @param roleChanges the demoted primaries followed, or {@code null} when the connections
  * do not follow them (a cluster, read-from, or switched off)
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record ClientState(String mode, Duration commandTimeout, Connections connections, @Nullable PoolSnapshot pool,
 		TimerSnapshot timer, @Nullable Events events, @Nullable Topology topology, @Nullable Outages outages,

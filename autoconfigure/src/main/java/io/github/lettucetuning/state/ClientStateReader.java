@@ -39,7 +39,7 @@ import org.springframework.util.Assert;
  * Each {@link #read()} takes a new snapshot; nothing is cached and nothing is recorded
  * per command.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class ClientStateReader {
 
@@ -141,15 +141,6 @@ public final class ClientStateReader {
 	 */
 	public @Nullable ServerIdentity server() {
 		return this.server.get();
-	}
-
-	/**
-	 * Return whether the client is given an outage guard, installed on its connections or
-	 * not: what the outage meters are bound for.
-	 * @return whether an outage guard was given
-	 */
-	public boolean guardsOutages() {
-		return this.guard != null;
 	}
 
 	/**

@@ -30,7 +30,7 @@ import org.springframework.util.ClassUtils;
  * client. Whatever of them is absent (the outage guard, the watchdog, the credentials
  * tracker, the client event recorder, ...) is left out of the state.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
 public final class ClientStateConfiguration {
