@@ -8,6 +8,9 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -77,6 +80,32 @@ class ArchitectureTests {
 	@Test
 	void runtimePackagesAreFreeOfCycles() {
 		slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(classes);
+	}
+
+	// health, metrics and the endpoint show what the client is doing; state is the one
+	// package that reads it, so the three cannot disagree about a fact. Health sends its
+	// check to Redis through the connection factory, and the endpoint shows the advice.
+	@Test
+	void readSideReadsTheClientThroughStateOnly() {
+		readSide("health", "connection");
+		readSide("metrics");
+		readSide("endpoint", "advice");
+	}
+
+	private static void readSide(String pkg, String... alsoAllowed) {
+		String[] allowed = new String[alsoAllowed.length + 2];
+		allowed[0] = ROOT + "." + pkg + "..";
+		allowed[1] = ROOT + ".state..";
+		for (int i = 0; i < alsoAllowed.length; i++) {
+			allowed[i + 2] = ROOT + "." + alsoAllowed[i] + "..";
+		}
+		classes().that()
+			.resideInAPackage(ROOT + "." + pkg + "..")
+			.should()
+			.onlyDependOnClassesThat(resideOutsideOfPackage(ROOT + "..").or(resideInAnyPackage(allowed)))
+			.because(pkg + " reads the running client through state's ClientStateReader only, so that the health, "
+					+ "the meters and the endpoint tell one story")
+			.check(classes);
 	}
 
 	// The root wiring package holds two kinds of type. The entry auto-configuration

@@ -301,6 +301,15 @@ public final class DedicatedConnectionPool
 	}
 
 	/**
+	 * Return the settings every pool of this one is opened with, as a copy: what the
+	 * client reports as the pool's configuration.
+	 * @return the pool settings
+	 */
+	public GenericObjectPoolConfig<StatefulConnection<?, ?>> config() {
+		return this.config.clone();
+	}
+
+	/**
 	 * Return the pools opened so far, by connection type: for metrics and health.
 	 * @return the synchronous pools
 	 */

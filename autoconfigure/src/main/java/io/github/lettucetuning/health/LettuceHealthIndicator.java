@@ -1,11 +1,8 @@
 package io.github.lettucetuning.health;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -16,9 +13,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
-import io.github.lettucetuning.eventloop.BlockedEventLoop;
-import io.github.lettucetuning.eventloop.EventLoopWatchdog;
-import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.state.ClientState;
+import io.github.lettucetuning.state.ClientStateReader;
 import io.github.lettucetuning.state.ServerIdentity;
 import io.lettuce.core.RedisCommandTimeoutException;
 import org.apache.commons.logging.Log;
@@ -51,16 +47,20 @@ import org.springframework.util.Assert;
  * <p>
  * An event loop that the application blocks cannot read the check's reply either. A check
  * that times out (the caller's wait or, for a caller that joined a check under way, the
- * check's own) while the {@link EventLoopWatchdog} reports a blocked loop asks Redis by
- * another route, a {@code PING} on a plain socket of the calling thread's
- * ({@link RedisProbe}): if Redis answers, or cannot be asked, the health stays {@code UP}
- * with the blocked loops in its details, because the client, not Redis, is at fault and a
- * readiness probe must not take the application out of service for it; if Redis does not
- * answer, it is {@code DOWN} for Redis. A loop blocked for longer than the command
- * timeout ({@code spring.data.redis.timeout}, Spring Data's 60 s if unset) is another
- * matter: every command on its connections has failed by then, and it may never return (a
+ * check's own) while the {@link ClientState} reports a blocked loop asks Redis by another
+ * route, a {@code PING} on a plain socket of the calling thread's ({@link RedisProbe}):
+ * if Redis answers, or cannot be asked, the health stays {@code UP} with the blocked
+ * loops in its details, because the client, not Redis, is at fault and a readiness probe
+ * must not take the application out of service for it; if Redis does not answer, it is
+ * {@code DOWN} for Redis. A loop blocked for longer than the command timeout
+ * ({@code spring.data.redis.timeout}, Spring Data's 60 s if unset) is another matter:
+ * every command on its connections has failed by then, and it may never return (a
  * deadlock, an endless callback). The health is then {@code DOWN} at once, naming the
  * loop, its frame and for how long, so that a liveness probe can restart the application.
+ * <p>
+ * Everything but the check itself is read from a {@link ClientStateReader}, the one the
+ * meters and the {@code lettuce} endpoint read too, and who is at fault is what its
+ * {@link ClientState#fault()} says.
  * <p>
  * Spring Boot logs a WARN with a stack trace for every failed check; this indicator logs
  * a change of state instead: one WARN with its cause in one line when Redis goes
@@ -87,15 +87,13 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 
 	private final ThreadPoolExecutor executor;
 
-	private final @Nullable OutageGuard outageGuard;
+	private final ClientStateReader state;
 
 	private final AtomicReference<@Nullable CompletableFuture<RedisCheck.Result>> running = new AtomicReference<>();
 
 	private final HealthTransitions transitions = new HealthTransitions(logger);
 
 	private final RedisProbe probe;
-
-	private final Duration blockedLoopBound;
 
 	private final AtomicReference<@Nullable CompletableFuture<RedisProbe.Outcome>> probing = new AtomicReference<>();
 
@@ -104,35 +102,36 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 	 * @param connectionFactory the connection factory
 	 */
 	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory) {
-		this(connectionFactory, DEFAULT_TIMEOUT, null);
+		this(connectionFactory, DEFAULT_TIMEOUT);
 	}
 
 	/**
-	 * Create an indicator that lists no unreachable servers.
+	 * Create an indicator that reads what the connection factory alone tells: no
+	 * unreachable servers, no blocked loops.
 	 * @param connectionFactory the connection factory
 	 * @param timeout how long to wait for Redis to answer before reporting DOWN
 	 */
 	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory, Duration timeout) {
-		this(connectionFactory, timeout, null);
+		this(connectionFactory, timeout, ClientStateReader.of(connectionFactory));
 	}
 
 	/**
 	 * Create an indicator.
-	 * @param connectionFactory the connection factory
+	 * @param connectionFactory the connection factory, which the check goes through
 	 * @param timeout how long to wait for Redis to answer before reporting DOWN
-	 * @param outageGuard the guard whose unreachable servers the details list, if any
+	 * @param state the reader of the running client, for everything but the check
 	 */
 	public LettuceHealthIndicator(LettuceTuningConnectionFactory connectionFactory, Duration timeout,
-			@Nullable OutageGuard outageGuard) {
+			ClientStateReader state) {
 		super("Redis health check failed");
 		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
 		Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+		Assert.notNull(state, "'state' must not be null");
 		this.connectionFactory = connectionFactory;
 		this.timeout = timeout;
-		this.outageGuard = outageGuard;
+		this.state = state;
 		this.check = new RedisCheck(connectionFactory, timeout);
 		this.probe = new RedisProbe(connectionFactory);
-		this.blockedLoopBound = connectionFactory.getClientConfiguration().getCommandTimeout();
 		this.executor = checkExecutor();
 	}
 
@@ -166,37 +165,33 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		LettuceHealthDetails.describe(this.connectionFactory, builder);
-		describeOutages(builder);
-		int inWindow = connectionsInMaintenanceWindow();
-		if (inWindow > 0) {
-			builder.withDetail("connectionsInMaintenanceWindow", inWindow);
+		ClientState state = this.state.read();
+		LettuceHealthDetails.describe(state, builder);
+		List<ClientState.BlockedLoop> blocked = state.blockedLoops();
+		if (!stuck(builder, state)) {
+			blocked = check(builder, state);
 		}
-		List<BlockedEventLoop> blocked = blockedLoops();
-		if (!blockedPastBound(builder, blocked)) {
-			blocked = check(builder, blocked);
-		}
-		describe(builder, blocked);
+		LettuceHealthDetails.describe(builder, blocked);
 	}
 
-	// A loop blocked past the bound: the client cannot serve commands, whatever Redis
-	// does, and a check would only wait on the loop too.
-	private boolean blockedPastBound(Health.Builder builder, List<BlockedEventLoop> blocked) {
-		for (BlockedEventLoop loop : blocked) {
-			if (loop.duration().compareTo(this.blockedLoopBound) >= 0) {
-				String error = "Lettuce event loop " + loop.thread() + " has been blocked for "
-						+ seconds(loop.duration()) + " at " + loop.blockedAt() + ", longer than the command timeout ("
-						+ seconds(this.blockedLoopBound) + ", spring.data.redis.timeout): every command on its "
-						+ "connections times out until it returns. The application blocks it, not Redis";
-				builder.down().withDetail("error", error);
-				this.transitions.down(error, null);
-				return true;
-			}
+	// A loop blocked past the command timeout: the client cannot serve commands,
+	// whatever Redis does, and a check would only wait on the loop too.
+	private boolean stuck(Health.Builder builder, ClientState state) {
+		ClientState.BlockedLoop loop = state.stuckLoop();
+		if (state.fault() != ClientState.Fault.EVENT_LOOP_STUCK || loop == null) {
+			return false;
 		}
-		return false;
+		String error = "Lettuce event loop " + loop.thread() + " has been blocked for " + seconds(loop.duration())
+				+ " at " + loop.blockedAt() + ", longer than the command timeout (" + seconds(state.commandTimeout())
+				+ ", spring.data.redis.timeout): every command on its "
+				+ "connections times out until it returns. The application blocks it, not Redis";
+		builder.down().withDetail("error", error);
+		this.transitions.down(error, null);
+		return true;
 	}
 
-	private List<BlockedEventLoop> check(Health.Builder builder, List<BlockedEventLoop> blocked) {
+	private List<ClientState.BlockedLoop> check(Health.Builder builder, ClientState state) {
+		List<ClientState.BlockedLoop> blocked = state.blockedLoops();
 		CompletableFuture<RedisCheck.Result> result = startOrJoin();
 		try {
 			result.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS).applyTo(builder);
@@ -204,14 +199,14 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 			return blocked;
 		}
 		catch (TimeoutException ex) {
-			return timedOut(builder, blocked);
+			return timedOut(builder, state);
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 			// A check joined late times out on its own before this caller does: the same
 			// silence, judged the same way.
 			if (cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException) {
-				return timedOut(builder, blocked);
+				return timedOut(builder, state);
 			}
 			down(builder, cause);
 			return blocked;
@@ -225,8 +220,8 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 
 	// A loop blocked while the check waited is the likelier cause of the silence, unless
 	// Redis does not answer a separate connection either.
-	private List<BlockedEventLoop> timedOut(Health.Builder builder, List<BlockedEventLoop> blockedBefore) {
-		int inWindow = connectionsInMaintenanceWindow();
+	private List<ClientState.BlockedLoop> timedOut(Health.Builder builder, ClientState before) {
+		int inWindow = this.state.read().connectionsInMaintenanceWindow();
 		if (inWindow > 0) {
 			builder.up()
 				.withDetail("check",
@@ -234,19 +229,18 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 								+ " connections are in a maintenance window the server announced; Lettuce relaxes its "
 								+ "timeouts until the server announces its end");
 			this.transitions.up();
-			return blockedBefore;
+			return before.blockedLoops();
 		}
-		List<BlockedEventLoop> blocked = blockedLoopsOrSoon();
-		if (blocked.isEmpty()) {
-			blocked = blockedBefore;
-		}
+		ClientState soon = this.state.readSoon();
+		ClientState judged = soon.blockedLoops().isEmpty() ? before : soon;
+		List<ClientState.BlockedLoop> blocked = judged.blockedLoops();
 		if (blocked.isEmpty()) {
 			String error = "Redis did not answer within " + this.timeout.toMillis() + "ms";
 			builder.down().withDetail("error", error);
 			this.transitions.down(error, null);
 			return blocked;
 		}
-		if (blockedPastBound(builder, blocked)) {
+		if (stuck(builder, judged)) {
 			return blocked;
 		}
 		RedisProbe.Outcome probe = probe();
@@ -306,77 +300,8 @@ public class LettuceHealthIndicator extends AbstractHealthIndicator implements D
 		this.transitions.down(error, failure);
 	}
 
-	private List<BlockedEventLoop> blockedLoopsOrSoon() {
-		EventLoopWatchdog watchdog = watchdog();
-		if (watchdog == null) {
-			return List.of();
-		}
-		try {
-			return watchdog.blockedNowOrSoon();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return watchdog.blockedNow();
-		}
-	}
-
-	private int connectionsInMaintenanceWindow() {
-		return (this.outageGuard != null) ? this.outageGuard.maintenanceNotifications().connectionsInWindow() : 0;
-	}
-
-	private @Nullable EventLoopWatchdog watchdog() {
-		return (this.outageGuard != null) ? this.outageGuard.watchdog() : null;
-	}
-
 	private static String seconds(Duration duration) {
 		return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
-	}
-
-	private List<BlockedEventLoop> blockedLoops() {
-		EventLoopWatchdog watchdog = watchdog();
-		return (watchdog != null) ? watchdog.blockedNow() : List.of();
-	}
-
-	private static void describe(Health.Builder builder, List<BlockedEventLoop> blocked) {
-		if (blocked.isEmpty()) {
-			return;
-		}
-		List<Map<String, Object>> loops = new ArrayList<>();
-		for (BlockedEventLoop loop : blocked) {
-			Map<String, Object> details = new LinkedHashMap<>();
-			details.put("thread", loop.thread());
-			details.put("since", loop.since().toString());
-			details.put("for", loop.duration().toMillis() + "ms");
-			details.put("at", loop.blockedAt());
-			if (loop.queuedTasks() > 0) {
-				details.put("queuedTasks", loop.queuedTasks());
-			}
-			loops.add(details);
-		}
-		builder.withDetail("blockedEventLoops", loops);
-	}
-
-	private void describeOutages(Health.Builder builder) {
-		if (this.outageGuard == null) {
-			return;
-		}
-		List<Map<String, Object>> unreachable = new ArrayList<>();
-		for (OutageGuard.Outage outage : this.outageGuard.outages()) {
-			Map<String, Object> details = new LinkedHashMap<>();
-			details.put("server", outage.server());
-			details.put("since", outage.since().toString());
-			details.put("for", outage.duration().toMillis() + "ms");
-			if (outage.rejection() != null) {
-				details.put("rejected", outage.rejection());
-			}
-			if (outage.tls() != null) {
-				details.put("tls", outage.tls());
-			}
-			unreachable.add(details);
-		}
-		if (!unreachable.isEmpty()) {
-			builder.withDetail("unreachable", unreachable);
-		}
 	}
 
 	private CompletableFuture<RedisCheck.Result> startOrJoin() {

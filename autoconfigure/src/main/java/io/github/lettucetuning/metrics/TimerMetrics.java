@@ -1,57 +1,59 @@
 package io.github.lettucetuning.metrics;
 
-import java.util.function.ToLongFunction;
+import java.util.function.Supplier;
 
-import io.github.lettucetuning.timeout.WheelTimer;
+import io.github.lettucetuning.state.TimerSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.netty.util.HashedWheelTimer;
-import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Binds the meters of the timer that expires Lettuce commands:
  * {@code lettuce.tuning.timer.pending}, the timeouts scheduled and neither expired nor
- * cancelled (for lettuce-tuning's {@link WheelTimer} and Netty's
- * {@link HashedWheelTimer}), and {@code lettuce.tuning.timer.expired}, the timeouts that
- * fired (for the {@link WheelTimer} only). Other timers get no meters.
+ * cancelled (for lettuce-tuning's {@code WheelTimer} and Netty's
+ * {@code HashedWheelTimer}), and {@code lettuce.tuning.timer.expired}, the timeouts that
+ * fired (for the {@code WheelTimer} only). Other timers get no meters. The meters read a
+ * {@link TimerSnapshot}, usually the one in the client's state, when scraped.
  *
  * @since 0.1.0
  */
 public final class TimerMetrics implements MeterBinder {
 
-	private final Timer timer;
+	private final Supplier<TimerSnapshot> timer;
 
 	/**
-	 * Create a binder for the given timer.
-	 * @param timer the timer of the client resources
+	 * Create a binder over the given snapshots of the timer.
+	 * @param timer supplies the timer's counts as they are now (usually
+	 * {@code () -> reader.read().timer()})
 	 */
-	public TimerMetrics(Timer timer) {
+	public TimerMetrics(Supplier<TimerSnapshot> timer) {
 		this.timer = timer;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		if (this.timer instanceof WheelTimer wheel) {
-			pending(registry, wheel, WheelTimer::pendingTimeouts, "wheel");
-			FunctionCounter.builder("lettuce.tuning.timer.expired", wheel, WheelTimer::expiredTimeouts)
-				.description("Timeouts that fired: expired commands, reconnect delays and other Lettuce timeouts")
-				.baseUnit("timeouts")
-				.tag("type", "wheel")
-				.register(registry);
+		String type = this.timer.get().type();
+		if (type == null) {
+			return;
 		}
-		else if (this.timer instanceof HashedWheelTimer hashed) {
-			pending(registry, hashed, HashedWheelTimer::pendingTimeouts, "netty");
-		}
-	}
-
-	private static <T> void pending(MeterRegistry registry, T timer, ToLongFunction<T> pending, String type) {
-		Gauge.builder("lettuce.tuning.timer.pending", timer, (t) -> pending.applyAsLong(t))
+		Gauge.builder("lettuce.tuning.timer.pending", this.timer, (timer) -> count(timer.get().pending()))
 			.description("Timeouts scheduled and neither expired nor cancelled")
 			.baseUnit("timeouts")
 			.tag("type", type)
 			.register(registry);
+		if (this.timer.get().expired() != null) {
+			FunctionCounter.builder("lettuce.tuning.timer.expired", this.timer, (timer) -> count(timer.get().expired()))
+				.description("Timeouts that fired: expired commands, reconnect delays and other Lettuce timeouts")
+				.baseUnit("timeouts")
+				.tag("type", type)
+				.register(registry);
+		}
+	}
+
+	private static double count(@Nullable Long count) {
+		return (count != null) ? count : 0;
 	}
 
 }

@@ -2,9 +2,12 @@ package io.github.lettucetuning.state;
 
 import java.time.Duration;
 
+import io.github.lettucetuning.advice.EffectiveConfiguration;
 import io.github.lettucetuning.connection.DedicatedConnectionPool;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.lettuce.core.api.StatefulConnection;
 import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
@@ -57,8 +60,26 @@ public record PoolSnapshot(int active, int idle, int waiting, @Nullable Integer 
 		return Pools.snapshot(provider);
 	}
 
+	// The settings the pool opens its per-type pools with, read from the pool itself:
+	// the one place they were worked out.
+	static EffectiveConfiguration.@Nullable Pool settings(@Nullable LettuceConnectionProvider provider) {
+		if (!COMMONS_POOL2_PRESENT || provider == null) {
+			return null;
+		}
+		return Pools.settings(provider);
+	}
+
 	// Only loaded when commons-pool2 is on the classpath.
 	private static final class Pools {
+
+		static EffectiveConfiguration.@Nullable Pool settings(LettuceConnectionProvider provider) {
+			if (!(provider instanceof DedicatedConnectionPool pool)) {
+				return null;
+			}
+			GenericObjectPoolConfig<StatefulConnection<?, ?>> config = pool.config();
+			return new EffectiveConfiguration.Pool(config.getMaxTotal(), config.getMaxIdle(), config.getMinIdle(),
+					config.getMaxWaitDuration());
+		}
 
 		static @Nullable PoolSnapshot snapshot(LettuceConnectionProvider provider) {
 			if (!(provider instanceof DedicatedConnectionPool pool)) {

@@ -9,7 +9,7 @@ import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.ObservabilityIntegrationSupport;
 import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
-import io.github.lettucetuning.endpoint.LiveState;
+import io.github.lettucetuning.state.ClientState;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.server.RedisNode;
@@ -186,7 +186,7 @@ class CredentialsBeanChoiceIntegrationTests {
 				await(Duration.ofSeconds(10), () -> "every connection authenticated as app-a2: " + usersOf(node),
 						() -> List.of("app-a2").equals(usersOf(node).stream().distinct().toList()));
 				assertThat(setAndGet(context, "rotated")).isEqualTo("rotated");
-				LiveState.Credentials shown = shown(context);
+				ClientState.Credentials shown = shown(context);
 				assertThat(shown.choice()).isEqualTo("bean 'appCredentials' is the @Primary credentials bean, "
 						+ "and spring.data.redis.username and password are unset");
 				assertThat(shown.user()).isEqualTo("app-a2");
@@ -313,8 +313,8 @@ class CredentialsBeanChoiceIntegrationTests {
 		return messages.toString();
 	}
 
-	private static LiveState.Credentials shown(AssertableApplicationContext context) {
-		LiveState.Credentials shown = context.getBean(LettuceEndpoint.class).lettuce().state().credentials();
+	private static ClientState.Credentials shown(AssertableApplicationContext context) {
+		ClientState.Credentials shown = context.getBean(LettuceEndpoint.class).lettuce().state().credentials();
 		assertThat(shown).isNotNull();
 		return shown;
 	}

@@ -16,9 +16,8 @@ import java.util.stream.Collectors;
 
 import io.github.lettucetuning.autoconfigure.ObservabilityIntegrationSupport;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
-import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
-import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.state.ClientState;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
@@ -163,7 +162,7 @@ class CredentialsRotationIntegrationTests {
 					.tag("outcome", "failure")
 					.functionCounter()
 					.count()).isEqualTo(reauthenticationFailures.size());
-				LiveState.Credentials shown = context.getBean(LettuceEndpoint.class).lettuce().state().credentials();
+				ClientState.Credentials shown = context.getBean(LettuceEndpoint.class).lettuce().state().credentials();
 				assertThat(shown).isNotNull();
 				assertThat(shown.user()).isEqualTo("rot-" + ROTATIONS);
 				assertThat(shown.rotating()).isTrue();
@@ -226,7 +225,7 @@ class CredentialsRotationIntegrationTests {
 						.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.list(Map.class))
 						.anySatisfy((outage) -> assertThat(String.valueOf(outage.get("rejected")))
 							.startsWith("refuses the credentials of user 'victim' (WRONGPASS"));
-					List<OutageGuard.Outage> outages = context.getBean(LettuceEndpoint.class)
+					List<ClientState.Outage> outages = context.getBean(LettuceEndpoint.class)
 						.lettuce()
 						.state()
 						.outages()

@@ -14,14 +14,13 @@ import java.util.regex.Pattern;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContributorAutoConfiguration;
-import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
-import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
 import io.github.lettucetuning.metrics.OutageMetrics;
 import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.state.ClientState;
+import io.github.lettucetuning.state.ClientStateReader;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
-import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
@@ -226,17 +225,15 @@ class BlockedEventLoopIntegrationTests {
 			assertThat(spell.blockedAt()).startsWith(getClass().getName() + ".sleep(");
 			OutageGuard guard = context.getBean(OutageGuard.class);
 			assertThat(guard.outages()).isEmpty();
+			ClientStateReader state = context.getBean(ClientStateReader.class);
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();
-			new OutageMetrics(guard).bindTo(registry);
+			new OutageMetrics(state).bindTo(registry);
 			assertThat(registry.get("lettuce.tuning.event.loop.blocked").functionCounter().count()).isOne();
 			assertThat(registry.get("lettuce.tuning.event.loops.blocked").gauge().value()).isZero();
-			LiveState.EventLoops eventLoops = LiveState
-				.of(context.getBean(LettuceTuningConnectionFactory.class),
-						context.getBean(ClientResources.class).timer(), null, guard, null)
-				.eventLoops();
+			ClientState.EventLoops eventLoops = state.read().eventLoops();
 			assertThat(eventLoops).isNotNull();
 			assertThat(eventLoops.blockedSpells()).isOne();
-			assertThat(eventLoops.lastBlocked()).isEqualTo(spell);
+			assertThat(eventLoops.lastBlocked()).usingRecursiveComparison().isEqualTo(spell);
 			assertThat(output).contains("Lettuce event loop " + spell.thread() + " has not run for")
 				.contains("Stack of " + spell.thread())
 				.doesNotContain("unreachable")

@@ -2,6 +2,7 @@ package io.github.lettucetuning.metrics;
 
 import java.util.concurrent.TimeUnit;
 
+import io.github.lettucetuning.state.TimerSnapshot;
 import io.github.lettucetuning.timeout.WheelTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,7 +24,7 @@ class TimerMetricsTests {
 	void wheelTimerHasPendingAndExpiredMeters() {
 		WheelTimer timer = new WheelTimer();
 		try {
-			new TimerMetrics(timer).bindTo(this.registry);
+			new TimerMetrics(() -> TimerSnapshot.of(timer)).bindTo(this.registry);
 			Timeout timeout = timer.newTimeout((t) -> {
 			}, 1, TimeUnit.HOURS);
 			assertThat(this.registry.get("lettuce.tuning.timer.pending").tag("type", "wheel").gauge().value()).isOne();
@@ -40,7 +41,7 @@ class TimerMetricsTests {
 	void nettyTimerHasOnlyAPendingGauge() {
 		HashedWheelTimer timer = new HashedWheelTimer();
 		try {
-			new TimerMetrics(timer).bindTo(this.registry);
+			new TimerMetrics(() -> TimerSnapshot.of(timer)).bindTo(this.registry);
 			assertThat(this.registry.get("lettuce.tuning.timer.pending").tag("type", "netty").gauge()).isNotNull();
 			assertThat(this.registry.find("lettuce.tuning.timer.expired").meters()).isEmpty();
 		}
@@ -64,7 +65,7 @@ class TimerMetricsTests {
 			}
 
 		};
-		new TimerMetrics(timer).bindTo(this.registry);
+		new TimerMetrics(() -> TimerSnapshot.of(timer)).bindTo(this.registry);
 		assertThat(this.registry.getMeters()).isEmpty();
 	}
 

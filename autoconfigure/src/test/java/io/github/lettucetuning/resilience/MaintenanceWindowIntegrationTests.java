@@ -4,8 +4,8 @@ import java.time.Duration;
 
 import io.github.lettucetuning.autoconfigure.ObservabilityIntegrationSupport;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
-import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.state.ClientState;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.fault.MaintenanceProxy;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -92,7 +92,7 @@ class MaintenanceWindowIntegrationTests {
 			this.proxy.migrating(Duration.ofSeconds(15));
 			await(Duration.ofSeconds(5), () -> "connections in a window: " + notifications.connectionsInWindow(),
 					() -> notifications.connectionsInWindow() == connections);
-			LiveState.Maintenance shown = context.getBean(LettuceEndpoint.class)
+			ClientState.Maintenance shown = context.getBean(LettuceEndpoint.class)
 				.lettuce()
 				.state()
 				.outages()

@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.lettucetuning.autoconfigure.ObservabilityIntegrationSupport;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
-import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.state.ClientState;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -86,12 +86,12 @@ class SubscriptionWatchIntegrationTests {
 			assertThat(unrestored).singleElement()
 				.satisfies((entry) -> assertThat(entry).containsEntry("subscription", "channel watch:revoked")
 					.containsEntry("server", this.redis.host() + ":" + this.redis.port()));
-			LiveState.Subscriptions subscriptions = context.getBean(LettuceEndpoint.class)
+			ClientState.Subscriptions subscriptions = context.getBean(LettuceEndpoint.class)
 				.lettuce()
 				.state()
 				.subscriptions();
 			assertThat(subscriptions.lost()).isOne();
-			assertThat(subscriptions.unrestored()).extracting(SubscriptionWatch.Unrestored::subscription)
+			assertThat(subscriptions.unrestored()).extracting(ClientState.Unrestored::subscription)
 				.containsExactly("channel watch:revoked");
 		});
 	}

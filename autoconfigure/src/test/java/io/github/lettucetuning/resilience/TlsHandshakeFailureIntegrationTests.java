@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.github.lettucetuning.autoconfigure.ObservabilityIntegrationSupport;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.state.ClientState;
 import io.github.lettucetuning.testsupport.fault.Faults;
 import io.github.lettucetuning.testsupport.server.CertificateAuthority;
 import io.github.lettucetuning.testsupport.server.RedisNode;
@@ -141,7 +142,7 @@ class TlsHandshakeFailureIntegrationTests {
 				assertThat(String.valueOf(down.getDetails().get("error"))).contains(reason);
 				assertThat(down.getDetails().get("unreachable")).asInstanceOf(InstanceOfAssertFactories.list(Map.class))
 					.anySatisfy((outage) -> assertThat(String.valueOf(outage.get("tls"))).startsWith(reason));
-				List<OutageGuard.Outage> outages = outages(context);
+				List<ClientState.Outage> outages = outages(context);
 				assertThat(outages).isNotEmpty().allSatisfy((outage) -> assertThat(outage.tls()).startsWith(reason));
 				String json = JsonMapper.builder()
 					.build()
@@ -156,7 +157,7 @@ class TlsHandshakeFailureIntegrationTests {
 			});
 	}
 
-	private static List<OutageGuard.Outage> outages(AssertableApplicationContext context) {
+	private static List<ClientState.Outage> outages(AssertableApplicationContext context) {
 		return context.getBean(LettuceEndpoint.class).lettuce().state().outages().unreachable();
 	}
 

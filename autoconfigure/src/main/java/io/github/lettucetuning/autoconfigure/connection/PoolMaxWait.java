@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 
 /**
- * How long a caller waits for a dedicated connection when the pool is exhausted. One rule
- * for the pool and for the endpoint that reports it.
+ * How long a caller waits for a dedicated connection when the pool is exhausted, worked
+ * out once, for the pool; the endpoint reads it back from the running pool.
  *
  * @since 0.1.0
  */

@@ -2,12 +2,12 @@ package io.github.lettucetuning.autoconfigure.health;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.autoconfigure.state.ClientStateConfiguration;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
-import io.github.lettucetuning.resilience.OutageGuard;
+import io.github.lettucetuning.state.ClientStateReader;
 import io.lettuce.core.RedisClient;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,6 +18,7 @@ import org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiv
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * Puts the bounded health check in the place of Spring Boot's {@code redis} health
@@ -36,6 +37,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean(LettuceTuningConnectionFactory.class)
 @ConditionalOnEnabledHealthIndicator("redis")
 @EnableConfigurationProperties(LettuceTuningProperties.class)
+@Import(ClientStateConfiguration.class)
 public final class LettuceTuningHealthContributorAutoConfiguration {
 
 	/**
@@ -47,9 +49,8 @@ public final class LettuceTuningHealthContributorAutoConfiguration {
 	@Bean(BEAN_NAME)
 	@ConditionalOnMissingBean(name = { "redisHealthIndicator", BEAN_NAME })
 	LettuceHealthIndicator redisHealthContributor(LettuceTuningConnectionFactory connectionFactory,
-			LettuceTuningProperties properties, ObjectProvider<OutageGuard> outageGuard) {
-		return new LettuceHealthIndicator(connectionFactory, properties.getHealth().getTimeout(),
-				outageGuard.getIfAvailable());
+			LettuceTuningProperties properties, ClientStateReader clientState) {
+		return new LettuceHealthIndicator(connectionFactory, properties.getHealth().getTimeout(), clientState);
 	}
 
 }

@@ -4,6 +4,7 @@ import io.github.lettucetuning.autoconfigure.CustomizerOrder;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.autoconfigure.state.ClientEventRecorderConfiguration;
+import io.github.lettucetuning.autoconfigure.state.ClientStateConfiguration;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.metrics.ClientEventMetrics;
 import io.github.lettucetuning.metrics.ConnectionMetrics;
@@ -12,11 +13,11 @@ import io.github.lettucetuning.metrics.OutageMetrics;
 import io.github.lettucetuning.metrics.TimerMetrics;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.state.ClientEventRecorder;
+import io.github.lettucetuning.state.ClientStateReader;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
-import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 
@@ -88,17 +89,17 @@ public final class LettuceTuningMetricsAutoConfiguration {
 	@ConditionalOnClass(MeterRegistry.class)
 	@ConditionalOnBean({ MeterRegistry.class, LettuceTuningConnectionFactory.class })
 	@ConditionalOnBooleanProperty(name = "lettuce.tuning.metrics.enabled", matchIfMissing = true)
-	@Import(ClientEventRecorderConfiguration.class)
+	@Import({ ClientEventRecorderConfiguration.class, ClientStateConfiguration.class })
 	static class TuningMetersConfiguration {
 
 		@Bean
-		ConnectionMetrics lettuceTuningConnectionMetrics(LettuceTuningConnectionFactory connectionFactory) {
-			return new ConnectionMetrics(connectionFactory);
+		ConnectionMetrics lettuceTuningConnectionMetrics(ClientStateReader clientState) {
+			return new ConnectionMetrics(clientState);
 		}
 
 		@Bean
-		TimerMetrics lettuceTuningTimerMetrics(ClientResources clientResources) {
-			return new TimerMetrics(clientResources.timer());
+		TimerMetrics lettuceTuningTimerMetrics(ClientStateReader clientState) {
+			return new TimerMetrics(() -> clientState.read().timer());
 		}
 
 		@Bean
@@ -108,8 +109,8 @@ public final class LettuceTuningMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnBean(OutageGuard.class)
-		OutageMetrics lettuceTuningOutageMetrics(OutageGuard outageGuard) {
-			return new OutageMetrics(outageGuard);
+		OutageMetrics lettuceTuningOutageMetrics(ClientStateReader clientState) {
+			return new OutageMetrics(clientState);
 		}
 
 		@Configuration(proxyBeanMethods = false)
@@ -117,8 +118,8 @@ public final class LettuceTuningMetricsAutoConfiguration {
 		static class DedicatedPoolMetricsConfiguration {
 
 			@Bean
-			DedicatedPoolMetrics lettuceTuningDedicatedPoolMetrics(LettuceTuningConnectionFactory connectionFactory) {
-				return new DedicatedPoolMetrics(connectionFactory);
+			DedicatedPoolMetrics lettuceTuningDedicatedPoolMetrics(ClientStateReader clientState) {
+				return new DedicatedPoolMetrics(clientState);
 			}
 
 		}

@@ -8,13 +8,12 @@ import io.github.lettucetuning.advice.TuningAdvisor;
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.health.LettuceTuningHealthContributorAutoConfiguration;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
-import io.github.lettucetuning.endpoint.EffectiveConfigurationReader;
-import io.github.lettucetuning.endpoint.EffectiveConfigurationReader.TimerOwner;
 import io.github.lettucetuning.endpoint.LettuceDescriptor;
 import io.github.lettucetuning.endpoint.LettuceEndpoint;
-import io.github.lettucetuning.endpoint.LiveState;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.state.ClientEventRecorder;
+import io.github.lettucetuning.state.ClientState;
+import io.github.lettucetuning.state.ClientStateReader;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.NettyCustomizer;
@@ -196,12 +195,11 @@ class LettuceTuningEndpointAutoConfigurationTests {
 	void withoutAppliedSocketSettingsTheClientOptionsAreRead() {
 		this.contextRunner.run((context) -> {
 			LettuceTuningConnectionFactory factory = context.getBean(LettuceTuningConnectionFactory.class);
-			EffectiveConfigurationReader reader = new EffectiveConfigurationReader(factory,
-					context.getBean(ClientResources.class), TimerOwner.LETTUCE_TUNING, null,
-					new EffectiveConfiguration.Pool(8, 8, 0, Duration.ofSeconds(2)),
-					() -> new EffectiveConfiguration.Health(false, null, false), null, null);
+			ClientStateReader reader = ClientStateReader.builder(factory)
+				.resources(context.getBean(ClientResources.class))
+				.build();
 			SocketOptions options = factory.getRequiredNativeClient().getOptions().getSocketOptions();
-			EffectiveConfiguration.Socket socket = reader.read().socket();
+			EffectiveConfiguration.Socket socket = reader.configuration().socket();
 			assertThat(socket.transport()).isIn("epoll", "io_uring", "kqueue", "nio");
 			assertThat(socket.nativeTransport()).isEqualTo(!"nio".equals(socket.transport()));
 			assertThat(socket.connectTimeout()).isEqualTo(options.getConnectTimeout());
@@ -268,7 +266,10 @@ class LettuceTuningEndpointAutoConfigurationTests {
 	void blockedEventLoopsAreReportedWithTheirThreshold() {
 		this.contextRunner.withPropertyValues("lettuce.tuning.resilience.blocked-loop-detection.threshold=300ms")
 			.run((context) -> {
-				LiveState.EventLoops eventLoops = context.getBean(LettuceEndpoint.class).lettuce().state().eventLoops();
+				ClientState.EventLoops eventLoops = context.getBean(LettuceEndpoint.class)
+					.lettuce()
+					.state()
+					.eventLoops();
 				assertThat(eventLoops).isNotNull();
 				assertThat(eventLoops.threshold()).isEqualTo(Duration.ofMillis(300));
 				assertThat(eventLoops.blockedSpells()).isZero();

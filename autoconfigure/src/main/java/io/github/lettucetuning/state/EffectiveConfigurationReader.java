@@ -1,10 +1,9 @@
-package io.github.lettucetuning.endpoint;
+package io.github.lettucetuning.state;
 
 import java.nio.file.Path;
 import java.security.Security;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -18,7 +17,6 @@ import io.github.lettucetuning.socket.EffectiveSocketSettings;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.resilience.OutageOptions;
 import io.github.lettucetuning.socket.FlushConsolidation;
-import io.github.lettucetuning.state.PoolSnapshot;
 import io.github.lettucetuning.timeout.WheelTimer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
@@ -38,11 +36,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads the {@link EffectiveConfiguration} from the running client: the connection
  * factory, the client's options (not the properties, which customizers may have
- * overridden) and the client resources.
- *
- * @since 0.1.0
+ * overridden), the client resources and the dedicated pool.
  */
-public final class EffectiveConfigurationReader {
+final class EffectiveConfigurationReader {
 
 	// Netty's defaults, which Lettuce's own HashedWheelTimer uses.
 	private static final Duration NETTY_TICK = Duration.ofMillis(100);
@@ -59,8 +55,6 @@ public final class EffectiveConfigurationReader {
 
 	private final @Nullable EffectiveSocketSettings socketSettings;
 
-	private final EffectiveConfiguration.Pool pool;
-
 	private final EffectiveConfiguration.@Nullable CommandMeters commandMeters;
 
 	private final Supplier<EffectiveConfiguration.Health> health;
@@ -74,23 +68,20 @@ public final class EffectiveConfigurationReader {
 	 * @param timerOwner who created the expiry timer
 	 * @param socketSettings the socket settings lettuce-tuning applied, or {@code null}
 	 * to read them from the client options
-	 * @param pool the configuration of the dedicated pool, shown when the factory pools
-	 * dedicated connections
 	 * @param health supplies which health indicators are in use
 	 * @param guard the outage guard on the connections, or {@code null} if none is
 	 * installed
 	 * @param commandMeters who records the {@code lettuce} command meters, or
 	 * {@code null} when nothing decided it
 	 */
-	public EffectiveConfigurationReader(LettuceTuningConnectionFactory factory, ClientResources resources,
-			TimerOwner timerOwner, @Nullable EffectiveSocketSettings socketSettings, EffectiveConfiguration.Pool pool,
+	EffectiveConfigurationReader(LettuceTuningConnectionFactory factory, ClientResources resources,
+			TimerOwner timerOwner, @Nullable EffectiveSocketSettings socketSettings,
 			Supplier<EffectiveConfiguration.Health> health, @Nullable OutageGuard guard,
 			@Nullable CommandObservationPath commandMeters) {
 		this.factory = factory;
 		this.resources = resources;
 		this.timerOwner = timerOwner;
 		this.socketSettings = socketSettings;
-		this.pool = pool;
 		this.health = health;
 		this.guard = guard;
 		this.commandMeters = (commandMeters != null)
@@ -103,9 +94,9 @@ public final class EffectiveConfigurationReader {
 	 * Read the configuration in effect now.
 	 * @return the effective configuration
 	 */
-	public EffectiveConfiguration read() {
+	EffectiveConfiguration read() {
 		ClientOptions options = this.factory.getRequiredNativeClient().getOptions();
-		EffectiveConfiguration.Pool pool = (PoolSnapshot.of(this.factory) != null) ? this.pool : null;
+		EffectiveConfiguration.Pool pool = PoolSnapshot.settings(this.factory.getDedicatedConnectionProvider());
 		return new EffectiveConfiguration(connections(), commands(options), threads(), timer(), socket(options),
 				cluster(options), pool, this.health.get(), resilience(options), this.commandMeters);
 	}
@@ -257,32 +248,6 @@ public final class EffectiveConfigurationReader {
 
 	static String id(String name) {
 		return name.toLowerCase(Locale.ROOT).replace('_', '-');
-	}
-
-	/**
-	 * Who created the timer that expires commands.
-	 */
-	public enum TimerOwner {
-
-		/**
-		 * lettuce-tuning created it and stops it.
-		 */
-		LETTUCE_TUNING,
-
-		/**
-		 * Lettuce created its stock timer.
-		 */
-		LETTUCE,
-
-		/**
-		 * The application supplied it.
-		 */
-		APPLICATION;
-
-		String id() {
-			return EffectiveConfigurationReader.id(name());
-		}
-
 	}
 
 }
