@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -81,9 +82,19 @@ final class DedicatedAsyncPools {
 		return lent;
 	}
 
+	// Opens the configured minimum of idle connections before the first borrow, as
+	// Lettuce's AsyncConnectionPoolSupport does: a borrow while they are being opened
+	// would find the pool full of connections not there yet and fail as exhausted.
 	private WaitingAsyncPool newPool(Class<?> connectionType) {
-		BoundedAsyncPool<StatefulConnection<?, ?>> connections = new BoundedAsyncPool<>(new Connections(connectionType),
-				this.config);
+		BoundedAsyncPool<StatefulConnection<?, ?>> connections;
+		try {
+			connections = BoundedAsyncPool.create(new Connections(connectionType), this.config)
+				.toCompletableFuture()
+				.join();
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
+		}
 		return new WaitingAsyncPool(connections, this.config.getMaxTotal(), this.maxWait, this.timer);
 	}
 

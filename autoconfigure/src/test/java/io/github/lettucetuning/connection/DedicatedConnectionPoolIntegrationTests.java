@@ -1,6 +1,8 @@
 package io.github.lettucetuning.connection;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -124,6 +126,32 @@ class DedicatedConnectionPoolIntegrationTests {
 		}
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(this.redis.node().countClients(CLIENT_NAME)).isZero());
+	}
+
+	@Test
+	void theFirstAsynchronousBorrowsFindTheMinimumOfIdleConnectionsOpen() throws Exception {
+		GenericObjectPoolConfig<StatefulConnection<?, ?>> config = new GenericObjectPoolConfig<>();
+		config.setMaxTotal(4);
+		config.setMinIdle(4);
+		config.setMaxWait(Duration.ofSeconds(5));
+		DedicatedConnectionPool pool = new DedicatedConnectionPool(new Opening(this.client, this.uri), config);
+		pool.setTimer(this.client.getResources().timer());
+		try {
+			List<CompletableFuture<StatefulRedisConnection>> borrows = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				borrows.add(borrowAsync(pool));
+			}
+			for (CompletableFuture<StatefulRedisConnection> borrow : borrows) {
+				assertThat(borrow).succeedsWithin(Duration.ofSeconds(5));
+			}
+			assertThat(borrows.stream().map(CompletableFuture::join).distinct()).hasSize(4);
+			for (CompletableFuture<StatefulRedisConnection> borrow : borrows) {
+				pool.release(borrow.join());
+			}
+		}
+		finally {
+			pool.destroy();
+		}
 	}
 
 	// One connection, asynchronous borrows waiting at most the given time on the client's
