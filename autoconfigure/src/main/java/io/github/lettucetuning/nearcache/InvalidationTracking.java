@@ -2,6 +2,7 @@ package io.github.lettucetuning.nearcache;
 
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -160,7 +161,6 @@ public final class InvalidationTracking implements AutoCloseable {
 							+ "and Redis delivers invalidations to a RESP3 connection only");
 					return false;
 				}
-				opened.sync().clientSetname(CLIENT_NAME.getBytes());
 			}
 			catch (RuntimeException ex) {
 				opened.close();
@@ -196,7 +196,7 @@ public final class InvalidationTracking implements AutoCloseable {
 		}
 	}
 
-	// Guarded by lock. OFF first: a CLIENT TRACKING ON that Lettuce replays after a
+	// Guarded by lock. OFF first: a CLIENT TRACKING ON that Lettuce re-sends after a
 	// reconnect would otherwise make the next ON fail for prefixes that overlap.
 	private void startTracking(StatefulRedisConnection<byte[], byte[]> target) {
 		long generation = ++this.connectGeneration;
@@ -205,6 +205,8 @@ public final class InvalidationTracking implements AutoCloseable {
 		if (!tracked.isEmpty()) {
 			args.prefixes(tracked.toArray(String[]::new));
 		}
+		// Lettuce's handshake replays neither the name nor the tracking.
+		target.async().clientSetname(CLIENT_NAME.getBytes(StandardCharsets.UTF_8));
 		target.async().clientTracking(TrackingArgs.Builder.enabled(false));
 		target.async().clientTracking(args).whenComplete((reply, failure) -> {
 			synchronized (this.lock) {

@@ -35,11 +35,12 @@ import org.springframework.data.redis.connection.ReturnType;
  * never kept.</li>
  * <li>A read takes the value and its remaining time to live in one script, and the value
  * is dropped from memory when that time is up.</li>
- * <li>Every write through this writer drops the key from memory when it is sent and again
- * when the delegate returns (for {@code store}, when Redis has answered). Spring Data
- * sends {@code put}, {@code evict} and {@code clear} asynchronously by default, so a read
- * may still take the previous value in between; the write's invalidation, which Redis
- * sends once it has run the write, drops that copy.</li>
+ * <li>Every write through this writer (remove and clean reach evict and clear) drops the
+ * key from memory when it is sent and again when the delegate returns (for {@code store},
+ * when Redis has answered). Spring Data sends {@code put}, {@code evict} and
+ * {@code clear} asynchronously by default, so a read may still take the previous value in
+ * between; the write's invalidation, which Redis sends once it has run the write, drops
+ * that copy.</li>
  * </ol>
  * Caches not named, and reads that refresh a time to idle, go straight to the delegate.
  *
@@ -116,9 +117,10 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		if (!this.cached.test(name) || timeToIdleEnabled) {
 			return this.delegate.get(name, key, valueLoader, ttl, timeToIdleEnabled);
 		}
-		byte[] local = this.store.local(key);
-		if (local != null) {
-			return local;
+		byte[] read = this.store.read(key, () -> this.delegate.execute((connection) -> readWithTtl(connection, key)),
+				() -> this.delegate.get(name, key));
+		if (read != null) {
+			return read;
 		}
 		byte[] value = this.delegate.get(name, key, valueLoader, ttl, timeToIdleEnabled);
 		this.store.drop(key);
@@ -170,17 +172,6 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	}
 
 	@Override
-	public void remove(String name, byte[] key) {
-		dropIfCached(name, key);
-		try {
-			this.delegate.remove(name, key);
-		}
-		finally {
-			dropIfCached(name, key);
-		}
-	}
-
-	@Override
 	public void evict(String name, byte[] key) {
 		dropIfCached(name, key);
 		try {
@@ -199,17 +190,6 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		}
 		finally {
 			dropIfCached(name, key);
-		}
-	}
-
-	@Override
-	public void clean(String name, byte[] pattern) {
-		dropAllIfCached(name);
-		try {
-			this.delegate.clean(name, pattern);
-		}
-		finally {
-			dropAllIfCached(name);
 		}
 	}
 
@@ -330,11 +310,11 @@ public final class NearCacheWriter implements RedisCacheWriter {
 			if ((epoch & 1) == 0) {
 				return bypass.get();
 			}
-			ByteBuffer local = ByteBuffer.wrap(key.clone());
-			Object held = this.cache.getIfPresent(local);
+			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
 			if (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0 && tracking.isTracking(epoch)) {
 				return entry.value;
 			}
+			ByteBuffer local = ByteBuffer.wrap(key.clone());
 			Placeholder placeholder = new Placeholder(epoch);
 			this.cache.put(local, placeholder);
 			boolean installed = false;

@@ -146,6 +146,7 @@ class NearCacheIntegrationTests {
 			Awaitility.await().atMost(BOUND).until(() -> tracking.epoch() > before);
 			assertThat(writer(context).localSize()).isZero();
 			Awaitility.await().atMost(Duration.ofSeconds(5)).until(tracking::isTracking);
+			assertThat(trackingClients()).isOne();
 			assertThat(books.get("killed", String.class)).isEqualTo("v1");
 			long reads = reads();
 			assertThat(books.get("killed", String.class)).isEqualTo("v1");
