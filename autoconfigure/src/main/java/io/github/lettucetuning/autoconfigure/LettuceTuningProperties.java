@@ -1,6 +1,8 @@
 package io.github.lettucetuning.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.lettucetuning.connection.ConnectionMode;
 import io.github.lettucetuning.connection.SelectionPolicy;
@@ -44,6 +46,8 @@ public class LettuceTuningProperties implements InitializingBean {
 	private final Sentinel sentinel = new Sentinel();
 
 	private final Credentials credentials = new Credentials();
+
+	private final NearCache nearCache = new NearCache();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -91,6 +95,10 @@ public class LettuceTuningProperties implements InitializingBean {
 
 	public Credentials getCredentials() {
 		return this.credentials;
+	}
+
+	public NearCache getNearCache() {
+		return this.nearCache;
 	}
 
 	// Validates once, when the properties are bound (as Spring Boot's
@@ -335,6 +343,42 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public void setFollowSwitchMaster(boolean followSwitchMaster) {
 			this.followSwitchMaster = followSwitchMaster;
+		}
+
+	}
+
+	/**
+	 * Near cache for Spring Boot's RedisCacheManager: values read through the listed
+	 * caches are kept in the application's memory until Redis says that their key
+	 * changed.
+	 */
+	public static class NearCache {
+
+		/**
+		 * Names of the caches of Spring Boot's RedisCacheManager whose values are kept in
+		 * memory, or '*' for every cache. Empty switches the near cache off.
+		 */
+		private List<String> caches = new ArrayList<>();
+
+		/**
+		 * Most entries kept in memory, over all near caches of the application.
+		 */
+		private long maximumSize = 10000;
+
+		public List<String> getCaches() {
+			return this.caches;
+		}
+
+		public void setCaches(List<String> caches) {
+			this.caches = caches;
+		}
+
+		public long getMaximumSize() {
+			return this.maximumSize;
+		}
+
+		public void setMaximumSize(long maximumSize) {
+			this.maximumSize = maximumSize;
 		}
 
 	}

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 
 import io.github.lettucetuning.timeout.WheelTimerOptions;
@@ -30,6 +31,7 @@ final class LettuceTuningPropertiesValidator {
 		validateSocket(properties.getSocket());
 		validateDns(properties.getDns());
 		validateResilience(properties.getResilience());
+		validateNearCache(properties.getNearCache());
 		requirePositive("health.timeout", properties.getHealth().getTimeout(),
 				"so that the health check answers; 2s is the default");
 		if (properties.getCredentials().getProvider().isBlank()) {
@@ -101,6 +103,24 @@ final class LettuceTuningPropertiesValidator {
 		requirePositive("resilience.role-change.min-interval", resilience.getRoleChange().getMinInterval(),
 				"2s is the default, or switch following a demoted primary off with "
 						+ "lettuce.tuning.resilience.role-change.enabled=false");
+	}
+
+	private static void validateNearCache(LettuceTuningProperties.NearCache nearCache) {
+		List<String> caches = nearCache.getCaches();
+		for (String cache : caches) {
+			if (cache == null || cache.isBlank()) {
+				throw invalid("near-cache.caches", caches,
+						"a cache name must not be blank; list the names of the caches to keep in memory, or '*' for all");
+			}
+		}
+		if (caches.contains("*") && caches.size() > 1) {
+			throw invalid("near-cache.caches", caches,
+					"'*' already means every cache; set '*' alone, or list the cache names without it");
+		}
+		if (nearCache.getMaximumSize() < 1) {
+			throw invalid("near-cache.maximum-size", nearCache.getMaximumSize(),
+					"it must be at least 1; set the most entries to keep in memory, 10000 is the default");
+		}
 	}
 
 	private static void requirePositive(String property, Duration value, String hint) {

@@ -41,6 +41,8 @@ class LettuceTuningPropertiesValidationTests {
 			resilience.reconnect.max-delay=0s          | 0ms     | 1s is the default
 			resilience.role-change.min-interval=0s     | 0ms     | role-change.enabled=false
 			health.timeout=0s                          | 0ms     | 2s is the default
+			near-cache.maximum-size=0                  | 0       | 10000 is the default
+			near-cache.caches=*,books                  | [*, books] | alone, or list the cache names without it
 			""")
 	void invalidValueFailsStartupWithBootsAnalysisNamingPropertyValueAndFix(String setting, String value, String fix) {
 		String property = "lettuce.tuning." + setting.substring(0, setting.indexOf('='));

@@ -1,0 +1,108 @@
+package io.github.lettucetuning.autoconfigure.nearcache;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
+import io.github.lettucetuning.nearcache.InvalidationTracking;
+import io.github.lettucetuning.nearcache.NearCacheWriter;
+import io.lettuce.core.RedisClient;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
+import org.springframework.data.redis.cache.RedisCacheConfiguration;
+import org.springframework.data.redis.cache.RedisCacheManager.RedisCacheManagerBuilder;
+import org.springframework.data.redis.cache.RedisCacheWriter;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Puts a {@link NearCacheWriter} in the place of the builder's cache writer, delegating
+ * to a non-locking writer on the same connection factory, as Spring Boot's is. Owns the
+ * writer's tracking connection and closes it with the context.
+ */
+class NearCacheManagerCustomizer implements RedisCacheManagerBuilderCustomizer, DisposableBean {
+
+	private static final String ALL = "*";
+
+	private final Supplier<@Nullable RedisConnectionFactory> connectionFactory;
+
+	private final LettuceTuningProperties.NearCache properties;
+
+	private @Nullable NearCacheWriter writer;
+
+	NearCacheManagerCustomizer(Supplier<@Nullable RedisConnectionFactory> connectionFactory,
+			LettuceTuningProperties.NearCache properties) {
+		this.connectionFactory = connectionFactory;
+		this.properties = properties;
+	}
+
+	@Override
+	public void customize(RedisCacheManagerBuilder builder) {
+		RedisConnectionFactory factory = this.connectionFactory.get();
+		if (factory == null) {
+			return;
+		}
+		List<String> caches = List.copyOf(this.properties.getCaches());
+		Predicate<String> cached = caches.contains(ALL) ? (name) -> true : Set.copyOf(caches)::contains;
+		NearCacheWriter created = NearCacheWriter.create(RedisCacheWriter.nonLockingRedisCacheWriter(factory), cached,
+				this.properties.getMaximumSize(), (invalidations) -> new InvalidationTracking(() -> client(factory),
+						() -> prefixes(builder, caches), invalidations));
+		closeWriter();
+		this.writer = created;
+		builder.cacheWriter(created);
+	}
+
+	@Nullable NearCacheWriter writer() {
+		return this.writer;
+	}
+
+	// Standalone, or the master that Sentinel names; a cluster has no single connection
+	// that sees every master's invalidations (yet).
+	private static @Nullable RedisClient client(RedisConnectionFactory factory) {
+		if (factory instanceof LettuceConnectionFactory lettuce && !lettuce.isClusterAware()
+				&& lettuce.getNativeClient() instanceof RedisClient client) {
+			return client;
+		}
+		return null;
+	}
+
+	// Asked when the tracking connection opens, after every customizer has run: the
+	// configurations are then final. A cache without a prefix tracks every key.
+	static List<String> prefixes(RedisCacheManagerBuilder builder, List<String> caches) {
+		if (caches.contains(ALL)) {
+			List<String> prefixes = new ArrayList<>();
+			for (String name : builder.getConfiguredCaches()) {
+				prefixes.add(prefix(builder, name));
+			}
+			// Caches created on the fly take the defaults, whose prefix depends on the
+			// name: every key is tracked.
+			prefixes.add("");
+			return prefixes;
+		}
+		return caches.stream().map((name) -> prefix(builder, name)).toList();
+	}
+
+	private static String prefix(RedisCacheManagerBuilder builder, String name) {
+		RedisCacheConfiguration configuration = builder.getCacheConfigurationFor(name).orElse(builder.cacheDefaults());
+		return configuration.usePrefix() ? configuration.getKeyPrefixFor(name) : "";
+	}
+
+	@Override
+	public void destroy() {
+		closeWriter();
+	}
+
+	private void closeWriter() {
+		NearCacheWriter current = this.writer;
+		if (current != null) {
+			current.tracking().close();
+			this.writer = null;
+		}
+	}
+
+}
