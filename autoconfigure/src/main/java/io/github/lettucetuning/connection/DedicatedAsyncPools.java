@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -82,20 +81,27 @@ final class DedicatedAsyncPools {
 		return lent;
 	}
 
-	// Opens the configured minimum of idle connections before the first borrow, as
-	// Lettuce's AsyncConnectionPoolSupport does: a borrow while they are being opened
-	// would find the pool full of connections not there yet and fail as exhausted.
 	private WaitingAsyncPool newPool(Class<?> connectionType) {
-		BoundedAsyncPool<StatefulConnection<?, ?>> connections;
-		try {
-			connections = BoundedAsyncPool.create(new Connections(connectionType), this.config)
-				.toCompletableFuture()
-				.join();
-		}
-		catch (CompletionException ex) {
-			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
-		}
+		BoundedAsyncPool<StatefulConnection<?, ?>> connections = new BoundedAsyncPool<>(new Connections(connectionType),
+				onDemand(this.config));
 		return new WaitingAsyncPool(connections, this.config.getMaxTotal(), this.maxWait, this.timer);
+	}
+
+	// Lettuce's pool keeps min-idle connections by opening them in the background, at
+	// its creation and after borrows; while they open they count against max-active
+	// without being there to lend, and a borrow that holds one of the waiting pool's
+	// turns failed as "Pool exhausted" (a CI run found it in pooled mode with
+	// min-idle=4). Here a connection opens when a borrow needs one and stays idle up to
+	// max-idle.
+	static BoundedPoolConfig onDemand(BoundedPoolConfig config) {
+		return BoundedPoolConfig.builder()
+			.maxTotal(config.getMaxTotal())
+			.maxIdle(config.getMaxIdle())
+			.minIdle(0)
+			.testOnCreate(config.isTestOnCreate())
+			.testOnAcquire(config.isTestOnAcquire())
+			.testOnRelease(config.isTestOnRelease())
+			.build();
 	}
 
 	/**

@@ -65,6 +65,9 @@ public final class InvalidationTracking implements AutoCloseable {
 
 	private volatile boolean unsupported;
 
+	// Guarded by lock: a caller is opening the connection.
+	private boolean opening;
+
 	// Written under lock; the listener reads it without, so that the factory's own
 	// connections, which tell the same listener, never wait for the lock on an event
 	// loop.
@@ -131,40 +134,69 @@ public final class InvalidationTracking implements AutoCloseable {
 		return (this.epoch & 1) == 1;
 	}
 
+	// One caller opens the connection, outside the lock (connecting and CLIENT INFO are
+	// blocking round trips, and a lock held across them would pin a virtual thread's
+	// carrier); callers meanwhile bypass the near cache rather than wait.
 	private boolean open() {
+		RedisClient redisClient;
 		synchronized (this.lock) {
-			if (this.connection != null || this.closed || this.unsupported || System.nanoTime() < this.nextAttempt) {
+			if (this.connection != null || this.opening || this.closed || this.unsupported
+					|| System.nanoTime() < this.nextAttempt) {
 				return false;
 			}
 			this.nextAttempt = System.nanoTime() + RETRY_INTERVAL.toNanos();
-			RedisClient redisClient = this.client.get();
+			redisClient = this.client.get();
 			if (redisClient == null) {
 				this.unsupported = true;
 				logger.info("lettuce-tuning's near cache is bypassed: it tracks keys on standalone Redis and on "
 						+ "Sentinel's master only, through a Lettuce connection factory");
 				return false;
 			}
-			StatefulRedisConnection<byte[], byte[]> opened;
-			try {
-				opened = redisClient.connect(ByteArrayCodec.INSTANCE);
+			this.opening = true;
+		}
+		StatefulRedisConnection<byte[], byte[]> opened = null;
+		try {
+			opened = connect(redisClient);
+			return (opened != null) && install(redisClient, opened);
+		}
+		finally {
+			synchronized (this.lock) {
+				this.opening = false;
 			}
-			catch (RuntimeException ex) {
-				warnOnce(ex);
-				return false;
-			}
-			try {
-				String info = opened.sync().clientInfo();
-				if (!info.contains(" resp=3")) {
-					this.unsupported = true;
-					opened.close();
-					logger.info("lettuce-tuning's near cache is bypassed: its connection speaks RESP2, "
-							+ "and Redis delivers invalidations to a RESP3 connection only");
-					return false;
-				}
-			}
-			catch (RuntimeException ex) {
+		}
+	}
+
+	// A RESP3 connection, or null if there is none to have (logged).
+	private @Nullable StatefulRedisConnection<byte[], byte[]> connect(RedisClient redisClient) {
+		StatefulRedisConnection<byte[], byte[]> opened;
+		try {
+			opened = redisClient.connect(ByteArrayCodec.INSTANCE);
+		}
+		catch (RuntimeException ex) {
+			warnOnce(ex);
+			return null;
+		}
+		try {
+			if (!opened.sync().clientInfo().contains(" resp=3")) {
+				this.unsupported = true;
 				opened.close();
-				warnOnce(ex);
+				logger.info("lettuce-tuning's near cache is bypassed: its connection speaks RESP2, "
+						+ "and Redis delivers invalidations to a RESP3 connection only");
+				return null;
+			}
+			return opened;
+		}
+		catch (RuntimeException ex) {
+			opened.close();
+			warnOnce(ex);
+			return null;
+		}
+	}
+
+	private boolean install(RedisClient redisClient, StatefulRedisConnection<byte[], byte[]> opened) {
+		synchronized (this.lock) {
+			if (this.closed) {
+				opened.closeAsync();
 				return false;
 			}
 			this.warned = false;
@@ -180,7 +212,10 @@ public final class InvalidationTracking implements AutoCloseable {
 	}
 
 	private void warnOnce(RuntimeException ex) {
-		if (!this.warned) {
+		synchronized (this.lock) {
+			if (this.warned) {
+				return;
+			}
 			this.warned = true;
 			logger.warn("lettuce-tuning's near cache is bypassed until its tracking connection opens; "
 					+ "it tries again every second: " + ex);

@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -220,7 +222,10 @@ public final class RoleChangeGuard implements NettyCustomizer {
 		if (link.resolver != null) {
 			link.resolver.forgetAnswers();
 		}
-		int failed = failWaiting(handler.waiting(), new RedisRoleChangedException(description, endpoint));
+		// Recorded before any caller sees its command fail, so that a caller (or a health
+		// check) that reacts to the failure finds the change it was told about.
+		List<RedisCommand<?, ?, ?>> waiting = unanswered(handler.waiting());
+		int failed = waiting.size();
 		this.reconnects.increment();
 		if (found) {
 			String action = sameServer
@@ -234,6 +239,8 @@ public final class RoleChangeGuard implements NettyCustomizer {
 			logger.debug("Closed an idle connection to " + description + ", which has become a replica (" + failed
 					+ " waiting command(s) failed)");
 		}
+		RedisRoleChangedException failure = new RedisRoleChangedException(description, endpoint);
+		waiting.forEach((command) -> command.completeExceptionally(failure));
 		ChannelHandlerContext context = handler.context();
 		if (context != null) {
 			context.channel().close();
@@ -255,15 +262,16 @@ public final class RoleChangeGuard implements NettyCustomizer {
 		return (interval.compareTo(max) > 0) ? max : interval;
 	}
 
-	private static int failWaiting(Queue<RedisCommand<?, ?, ?>> waiting, RedisRoleChangedException failure) {
-		int failed = 0;
+	// The commands taken off the queue that no reply or timeout has completed yet.
+	private static List<RedisCommand<?, ?, ?>> unanswered(Queue<RedisCommand<?, ?, ?>> waiting) {
+		List<RedisCommand<?, ?, ?>> unanswered = new ArrayList<>(waiting.size());
 		RedisCommand<?, ?, ?> command;
 		while ((command = waiting.poll()) != null) {
-			if (command.completeExceptionally(failure)) {
-				failed++;
+			if (!command.isDone()) {
+				unanswered.add(command);
 			}
 		}
-		return failed;
+		return unanswered;
 	}
 
 	// The first connection leaving a server logs at WARN, once a minute at most; the
