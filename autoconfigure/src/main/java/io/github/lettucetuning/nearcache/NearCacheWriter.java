@@ -100,8 +100,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		if (!this.cached.test(name)) {
 			return this.delegate.get(name, key);
 		}
-		return this.store.read(key, () -> this.delegate.execute((connection) -> readWithTtl(connection, key)),
-				() -> this.delegate.get(name, key));
+		return read(name, key);
 	}
 
 	// The time to idle is refreshed by the read that Redis serves; a read served from
@@ -117,8 +116,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		if (!this.cached.test(name) || timeToIdleEnabled) {
 			return this.delegate.get(name, key, valueLoader, ttl, timeToIdleEnabled);
 		}
-		byte[] read = this.store.read(key, () -> this.delegate.execute((connection) -> readWithTtl(connection, key)),
-				() -> this.delegate.get(name, key));
+		byte[] read = read(name, key);
 		if (read != null) {
 			return read;
 		}
@@ -145,13 +143,10 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 	@Override
 	public void put(String name, byte[] key, byte[] value, @Nullable Duration ttl) {
-		dropIfCached(name, key);
-		try {
+		writingKey(name, key, () -> {
 			this.delegate.put(name, key, value, ttl);
-		}
-		finally {
-			dropIfCached(name, key);
-		}
+			return null;
+		});
 	}
 
 	@Override
@@ -162,57 +157,33 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 	@Override
 	public byte @Nullable [] putIfAbsent(String name, byte[] key, byte[] value, @Nullable Duration ttl) {
-		dropIfCached(name, key);
-		try {
-			return this.delegate.putIfAbsent(name, key, value, ttl);
-		}
-		finally {
-			dropIfCached(name, key);
-		}
+		return writingKey(name, key, () -> this.delegate.putIfAbsent(name, key, value, ttl));
 	}
 
 	@Override
 	public void evict(String name, byte[] key) {
-		dropIfCached(name, key);
-		try {
+		writingKey(name, key, () -> {
 			this.delegate.evict(name, key);
-		}
-		finally {
-			dropIfCached(name, key);
-		}
+			return null;
+		});
 	}
 
 	@Override
 	public boolean evictIfPresent(String name, byte[] key) {
-		dropIfCached(name, key);
-		try {
-			return this.delegate.evictIfPresent(name, key);
-		}
-		finally {
-			dropIfCached(name, key);
-		}
+		return writingKey(name, key, () -> this.delegate.evictIfPresent(name, key));
 	}
 
 	@Override
 	public void clear(String name, byte[] pattern) {
-		dropAllIfCached(name);
-		try {
+		writingAll(name, () -> {
 			this.delegate.clear(name, pattern);
-		}
-		finally {
-			dropAllIfCached(name);
-		}
+			return null;
+		});
 	}
 
 	@Override
 	public boolean invalidate(String name, byte[] pattern) {
-		dropAllIfCached(name);
-		try {
-			return this.delegate.invalidate(name, pattern);
-		}
-		finally {
-			dropAllIfCached(name);
-		}
+		return writingAll(name, () -> this.delegate.invalidate(name, pattern));
 	}
 
 	@Override
@@ -234,6 +205,33 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	public RedisCacheWriter withStatisticsCollector(CacheStatisticsCollector cacheStatisticsCollector) {
 		return new NearCacheWriter(this.delegate.withStatisticsCollector(cacheStatisticsCollector), this.cached,
 				this.store);
+	}
+
+	private byte @Nullable [] read(String name, byte[] key) {
+		return this.store.read(key, () -> this.delegate.execute((connection) -> readWithTtl(connection, key)),
+				() -> this.delegate.get(name, key));
+	}
+
+	// A write through the cache drops the local copy when it is sent and again when it
+	// returns: a read in between may have taken the old value.
+	private <T> T writingKey(String name, byte[] key, Supplier<T> write) {
+		dropIfCached(name, key);
+		try {
+			return write.get();
+		}
+		finally {
+			dropIfCached(name, key);
+		}
+	}
+
+	private <T> T writingAll(String name, Supplier<T> write) {
+		dropAllIfCached(name);
+		try {
+			return write.get();
+		}
+		finally {
+			dropAllIfCached(name);
+		}
 	}
 
 	private void dropIfCached(String name, byte[] key) {
