@@ -1,40 +1,50 @@
 package io.github.lettucetuning.nearcache;
 
 import java.net.SocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.TrackingArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.push.PushListener;
 import io.lettuce.core.api.push.PushMessage;
-import io.lettuce.core.codec.ByteArrayCodec;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The connection that carries Redis's invalidations to a near cache: one RESP3 connection
- * of its own, opened by the given {@link RedisClient} (standalone, or the master that
- * Sentinel names), with {@code CLIENT TRACKING ON BCAST} for the key prefixes of the near
- * caches.
+ * The connections that carry Redis's invalidations to a near cache: RESP3 connections of
+ * its own, opened by the application's client (to standalone Redis, the master Sentinel
+ * names, or every master of a cluster), with {@code CLIENT TRACKING ON BCAST} for the key
+ * prefixes of the near caches.
  * <p>
  * Broadcast mode needs no registration per key read, so the reads may go through any
- * connection of the application and this one carries invalidations only. The state is one
- * number, the epoch: odd while tracking is on, even while it is not. It moves on every
- * change, so a read that began in one epoch can tell that tracking was lost, or lost and
- * re-established, before it finished. When the connection is lost, the epoch becomes even
- * and the listener is told to drop everything; after Lettuce reconnects, tracking is
- * issued again (Lettuce's handshake does not replay it), and only its reply makes the
- * epoch odd again.
+ * connection of the application and these carry invalidations only. The state is one
+ * number, the epoch: odd while tracking is on everywhere, even while it is not. It moves
+ * on every change, so a read that began in one epoch can tell that tracking was lost, or
+ * lost and re-established, before it finished. When a connection is lost, or the masters
+ * of a cluster change, the epoch becomes even and the listener is told to drop
+ * everything; tracking is then issued again on every connection (Lettuce's handshake does
+ * not replay it), and only the replies of all make the epoch odd again.
+ * <p>
+ * A connection that stops answering without closing (a partition, a frozen server) loses
+ * no event, so on top of the epoch a value is served from memory only under a lease: the
+ * newest confirmation (a reply to the tracking command or to a {@code PING} on every
+ * connection) was sent at most {@link #LEASE} ago. A reply comes after every invalidation
+ * Redis queued before it on the same connection, so a write acknowledged before the
+ * confirmation was sent has been invalidated by the time the confirmation counts. The
+ * lease is renewed by the reads that use it, when half of it has gone: no timer, nothing
+ * sent while the application reads nothing.
  *
  * @since 0.1.0
  */
@@ -43,13 +53,23 @@ public final class InvalidationTracking implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(InvalidationTracking.class);
 
 	/**
-	 * Name of the tracking connection in {@code CLIENT LIST}.
+	 * Name of the tracking connections in {@code CLIENT LIST}.
 	 */
 	public static final String CLIENT_NAME = "lettuce-tuning-near-cache";
 
+	/**
+	 * How old the newest confirmation of the tracking connections may be for a value to
+	 * be served from memory.
+	 */
+	public static final Duration LEASE = Duration.ofSeconds(1);
+
+	private static final long LEASE_NANOS = LEASE.toNanos();
+
+	private static final long RENEWAL_NANOS = LEASE_NANOS / 2;
+
 	private static final Duration RETRY_INTERVAL = Duration.ofSeconds(1);
 
-	private final Supplier<@Nullable RedisClient> client;
+	private final Supplier<@Nullable AbstractRedisClient> client;
 
 	private final Supplier<List<String>> prefixes;
 
@@ -59,42 +79,57 @@ public final class InvalidationTracking implements AutoCloseable {
 
 	private final Listener listener = new Listener();
 
+	private final AtomicBoolean renewing = new AtomicBoolean();
+
 	private volatile long epoch;
+
+	// System.nanoTime() when the newest answered confirmation was sent
+	private volatile long confirmedAt;
 
 	private volatile boolean closed;
 
-	private volatile boolean unsupported;
+	private volatile @Nullable String unsupportedReason;
 
-	// Guarded by lock: a caller is opening the connection.
+	private volatile long interruptions;
+
+	// Completes when tracking is on; replaced when it is lost
+	private volatile CompletableFuture<Void> trackingOn = new CompletableFuture<>();
+
+	// Moves on every loss and every attempt, so that the replies to an attempt made
+	// before either are ignored
+	private volatile long generation;
+
+	// Written under lock; read without by the listener, which the application's own
+	// connections tell too: it never waits for the lock on an event loop for them
+	private volatile @Nullable TrackedNodes nodes;
+
+	// The connections the newest attempt tracked on, for the lease's PINGs
+	private volatile List<StatefulRedisConnection<byte[], byte[]>> tracked = List.of();
+
+	// Guarded by lock: a caller is opening the connections
 	private boolean opening;
 
-	// Written under lock; the listener reads it without, so that the factory's own
-	// connections, which tell the same listener, never wait for the lock on an event
-	// loop.
-	private volatile @Nullable StatefulRedisConnection<byte[], byte[]> connection;
+	// Guarded by lock: an attempt to turn tracking on waits for its replies
+	private boolean attempting;
 
-	// Guarded by lock.
-	private @Nullable RedisClient listenedClient;
-
-	// Guarded by lock.
+	// Guarded by lock
 	private long nextAttempt;
 
-	// Guarded by lock: one warning per run of failed attempts.
+	// Guarded by lock: one warning per run of failed attempts
 	private boolean warned;
 
-	// Guarded by lock; moves on every connect and disconnect of the connection, so that
-	// the reply to a CLIENT TRACKING sent before one of them is ignored.
-	private long connectGeneration;
+	// Guarded by lock
+	private @Nullable AbstractRedisClient listenedClient;
 
 	/**
-	 * Create a tracking that opens its connection on first use.
-	 * @param client the client to open the connection with, or null when there is none
+	 * Create a tracking that opens its connections on first use.
+	 * @param client the client to open the connections with, or null when there is none
 	 * (the near cache is then bypassed)
-	 * @param prefixes the key prefixes to track, asked once when the connection opens;
-	 * empty tracks every key
+	 * @param prefixes the key prefixes to track, asked on every attempt; empty tracks
+	 * every key
 	 * @param invalidations told of every invalidation
 	 */
-	public InvalidationTracking(Supplier<@Nullable RedisClient> client, Supplier<List<String>> prefixes,
+	public InvalidationTracking(Supplier<@Nullable AbstractRedisClient> client, Supplier<List<String>> prefixes,
 			Invalidations invalidations) {
 		this.client = client;
 		this.prefixes = prefixes;
@@ -102,15 +137,16 @@ public final class InvalidationTracking implements AutoCloseable {
 	}
 
 	/**
-	 * The current epoch, odd when tracking is on. Opens the connection first if it is not
-	 * open yet and the last attempt is at least a second old.
+	 * The current epoch, odd when tracking is on. Opens the connections first if they are
+	 * not open yet, and tries tracking again if it is off and the last attempt is at
+	 * least a second old.
 	 * @return the epoch
 	 */
 	public long epoch() {
 		long current = this.epoch;
-		if ((current & 1) == 0 && !this.closed && !this.unsupported) {
-			if (open()) {
-				awaitFirstReply();
+		if ((current & 1) == 0 && !this.closed && this.unsupportedReason == null) {
+			if (ensureTracking()) {
+				awaitTracking();
 			}
 			current = this.epoch;
 		}
@@ -118,12 +154,32 @@ public final class InvalidationTracking implements AutoCloseable {
 	}
 
 	/**
-	 * Whether tracking is on in the given epoch, and still is.
+	 * Whether tracking is on in the given epoch, and still is: a value read in that epoch
+	 * may be kept.
 	 * @param epoch an epoch from {@link #epoch()}
 	 * @return whether values read in that epoch may be kept
 	 */
 	public boolean isTracking(long epoch) {
 		return (epoch & 1) == 1 && this.epoch == epoch;
+	}
+
+	/**
+	 * Whether a value kept in the given epoch may be served from memory now: tracking is
+	 * still on in that epoch and the lease holds. Renews the lease when half of it has
+	 * gone.
+	 * @param epoch an epoch from {@link #epoch()}
+	 * @return whether a value kept in that epoch may be served
+	 */
+	public boolean serves(long epoch) {
+		return isTracking(epoch) && leaseHolds();
+	}
+
+	/**
+	 * Whether a value kept now may be served from memory now.
+	 * @return whether tracking is on and the lease holds
+	 */
+	public boolean serves() {
+		return isTracking() && leaseHolds();
 	}
 
 	/**
@@ -134,30 +190,138 @@ public final class InvalidationTracking implements AutoCloseable {
 		return (this.epoch & 1) == 1;
 	}
 
-	// One caller opens the connection, outside the lock (connecting and CLIENT INFO are
-	// blocking round trips, and a lock held across them would pin a virtual thread's
-	// carrier); callers meanwhile bypass the near cache rather than wait.
-	private boolean open() {
-		RedisClient redisClient;
+	/**
+	 * Where the tracking stands, for health, meters and the endpoint.
+	 * @return the status
+	 */
+	public Status status() {
+		if (this.closed) {
+			return Status.CLOSED;
+		}
+		if (this.unsupportedReason != null) {
+			return Status.UNSUPPORTED;
+		}
+		if (isTracking()) {
+			return Status.TRACKING;
+		}
+		return (this.epoch == 0) ? Status.STARTING : Status.INTERRUPTED;
+	}
+
+	/**
+	 * Why the near cache is bypassed for good, when it is.
+	 * @return the reason, or null while it is not bypassed for good
+	 */
+	public @Nullable String unsupportedReason() {
+		return this.unsupportedReason;
+	}
+
+	/**
+	 * How many times tracking was lost after it had been on: each time, the local values
+	 * were dropped and reads went to Redis until tracking was back.
+	 * @return the number of interruptions
+	 */
+	public long interruptions() {
+		return this.interruptions;
+	}
+
+	private boolean leaseHolds() {
+		long age = System.nanoTime() - this.confirmedAt;
+		if (age > RENEWAL_NANOS) {
+			renew();
+		}
+		return age < LEASE_NANOS;
+	}
+
+	// One round of PINGs at a time. One that never returns is ended by the starter's
+	// stall check or the command timeout: its connection closes, and tracking is lost.
+	private void renew() {
+		if (this.renewing.get() || !this.renewing.compareAndSet(false, true)) {
+			return;
+		}
+		long round = this.generation;
+		long sentAt = System.nanoTime();
+		List<StatefulRedisConnection<byte[], byte[]>> connections = this.tracked;
+		if (connections.isEmpty()) {
+			this.renewing.set(false);
+			return;
+		}
+		List<CompletableFuture<String>> pings = new ArrayList<>();
+		for (StatefulRedisConnection<byte[], byte[]> connection : connections) {
+			pings.add(connection.async().ping().toCompletableFuture());
+		}
+		CompletableFuture.allOf(pings.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
+			if (failure == null && round == this.generation) {
+				confirm(sentAt);
+			}
+			this.renewing.set(false);
+		});
+	}
+
+	private void confirm(long sentAt) {
 		synchronized (this.lock) {
-			if (this.connection != null || this.opening || this.closed || this.unsupported
-					|| System.nanoTime() < this.nextAttempt) {
+			if (sentAt - this.confirmedAt > 0) {
+				this.confirmedAt = sentAt;
+			}
+		}
+	}
+
+	// True when this caller opened the connections: it then waits for tracking, which
+	// spares the first reads a bypass. Otherwise starts an attempt when one is due.
+	private boolean ensureTracking() {
+		TrackedNodes current = this.nodes;
+		if (current != null) {
+			synchronized (this.lock) {
+				if (this.attempting || System.nanoTime() - this.nextAttempt < 0) {
+					return false;
+				}
+			}
+			track(current);
+			return false;
+		}
+		return open();
+	}
+
+	private void awaitTracking() {
+		try {
+			this.trackingOn.get(RETRY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			// Read Redis meanwhile
+		}
+	}
+
+	// One caller opens the connections, outside the lock (connecting is a blocking
+	// round trip, and a lock held across it would pin a virtual thread's carrier);
+	// callers meanwhile bypass the near cache rather than wait.
+	private boolean open() {
+		AbstractRedisClient redisClient;
+		synchronized (this.lock) {
+			if (this.nodes != null || this.opening || this.closed || System.nanoTime() - this.nextAttempt < 0) {
 				return false;
 			}
 			this.nextAttempt = System.nanoTime() + RETRY_INTERVAL.toNanos();
 			redisClient = this.client.get();
 			if (redisClient == null) {
-				this.unsupported = true;
-				logger.info("lettuce-tuning's near cache is bypassed: it tracks keys on standalone Redis and on "
-						+ "Sentinel's master only, through a Lettuce connection factory");
+				unsupported("it tracks keys through a Lettuce connection factory to standalone Redis, Sentinel or "
+						+ "a cluster, and the application's factory is none of these");
 				return false;
 			}
 			this.opening = true;
 		}
-		StatefulRedisConnection<byte[], byte[]> opened = null;
 		try {
-			opened = connect(redisClient);
-			return (opened != null) && install(redisClient, opened);
+			TrackedNodes opened = TrackedNodes.open(redisClient, new Events());
+			return install(redisClient, opened);
+		}
+		catch (TrackedNodes.UnsupportedTrackingException ex) {
+			unsupported(ex.getMessage());
+			return false;
+		}
+		catch (RuntimeException ex) {
+			warnOnce(ex);
+			return false;
 		}
 		finally {
 			synchronized (this.lock) {
@@ -166,97 +330,96 @@ public final class InvalidationTracking implements AutoCloseable {
 		}
 	}
 
-	// A RESP3 connection, or null if there is none to have (logged).
-	private @Nullable StatefulRedisConnection<byte[], byte[]> connect(RedisClient redisClient) {
-		StatefulRedisConnection<byte[], byte[]> opened;
-		try {
-			opened = redisClient.connect(ByteArrayCodec.INSTANCE);
-		}
-		catch (RuntimeException ex) {
-			warnOnce(ex);
-			return null;
-		}
-		try {
-			if (!opened.sync().clientInfo().contains(" resp=3")) {
-				this.unsupported = true;
-				opened.close();
-				logger.info("lettuce-tuning's near cache is bypassed: its connection speaks RESP2, "
-						+ "and Redis delivers invalidations to a RESP3 connection only");
-				return null;
-			}
-			return opened;
-		}
-		catch (RuntimeException ex) {
-			opened.close();
-			warnOnce(ex);
-			return null;
-		}
-	}
-
-	private boolean install(RedisClient redisClient, StatefulRedisConnection<byte[], byte[]> opened) {
+	private boolean install(AbstractRedisClient redisClient, TrackedNodes opened) {
 		synchronized (this.lock) {
 			if (this.closed) {
-				opened.closeAsync();
+				opened.close();
 				return false;
 			}
-			this.warned = false;
-			opened.addListener(new Pushes());
-			this.connection = opened;
+			this.nodes = opened;
 			if (this.listenedClient == null) {
 				redisClient.addListener(this.listener);
 				this.listenedClient = redisClient;
 			}
-			startTracking(opened);
-			return true;
 		}
+		track(opened);
+		return true;
 	}
 
-	private void warnOnce(RuntimeException ex) {
+	// Turns tracking on for every connection; the epoch becomes odd when all have
+	// answered, unless tracking was lost or tried again meanwhile. OFF first: a CLIENT
+	// TRACKING ON that Lettuce re-sends after a reconnect would otherwise make the next
+	// ON fail for prefixes that overlap.
+	private void track(TrackedNodes target) {
+		long attempt;
 		synchronized (this.lock) {
-			if (this.warned) {
+			if (this.closed) {
 				return;
 			}
-			this.warned = true;
-			logger.warn("lettuce-tuning's near cache is bypassed until its tracking connection opens; "
-					+ "it tries again every second: " + ex);
+			attempt = ++this.generation;
+			this.attempting = true;
+			this.nextAttempt = System.nanoTime() + RETRY_INTERVAL.toNanos();
 		}
-	}
-
-	// The first tracking reply arrives soon; waiting for it spares the first reads a
-	// bypass. Never longer than the retry interval.
-	private void awaitFirstReply() {
-		long deadline = System.nanoTime() + RETRY_INTERVAL.toNanos();
-		while ((this.epoch & 1) == 0 && System.nanoTime() < deadline && !this.closed) {
-			LockSupport.parkNanos(100_000);
-		}
-	}
-
-	// Guarded by lock. OFF first: a CLIENT TRACKING ON that Lettuce re-sends after a
-	// reconnect would otherwise make the next ON fail for prefixes that overlap.
-	private void startTracking(StatefulRedisConnection<byte[], byte[]> target) {
-		long generation = ++this.connectGeneration;
-		TrackingArgs args = TrackingArgs.Builder.enabled().bcast();
-		List<String> tracked = nonOverlapping(this.prefixes.get());
-		if (!tracked.isEmpty()) {
-			args.prefixes(tracked.toArray(String[]::new));
-		}
-		// Lettuce's handshake replays neither the name nor the tracking.
-		target.async().clientSetname(CLIENT_NAME.getBytes(StandardCharsets.UTF_8));
-		target.async().clientTracking(TrackingArgs.Builder.enabled(false));
-		target.async().clientTracking(args).whenComplete((reply, failure) -> {
-			synchronized (this.lock) {
-				if (generation != this.connectGeneration || this.connection != target || this.closed) {
-					return;
-				}
-				if (failure != null) {
-					logger.warn("lettuce-tuning's near cache is bypassed: CLIENT TRACKING failed: " + failure);
-					return;
-				}
-				if ((this.epoch & 1) == 0) {
-					this.epoch++;
-				}
+		TrackingArgs args = trackingArgs(nonOverlapping(this.prefixes.get()));
+		long sentAt = System.nanoTime();
+		target.masters().thenCompose((connections) -> {
+			List<CompletableFuture<String>> replies = new ArrayList<>();
+			for (StatefulRedisConnection<byte[], byte[]> connection : connections) {
+				replies.add(trackOn(connection, args));
 			}
-		});
+			return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenApply((done) -> connections);
+		}).whenComplete((connections, failure) -> tracked(attempt, sentAt, connections, failure));
+	}
+
+	private static TrackingArgs trackingArgs(List<String> prefixes) {
+		TrackingArgs args = TrackingArgs.Builder.enabled().bcast();
+		if (!prefixes.isEmpty()) {
+			args.prefixes(prefixes.toArray(String[]::new));
+		}
+		return args;
+	}
+
+	// Lettuce's handshake replays neither the name nor the tracking.
+	private static CompletableFuture<String> trackOn(StatefulRedisConnection<byte[], byte[]> connection,
+			TrackingArgs args) {
+		connection.async().clientSetname(CLIENT_NAME.getBytes(StandardCharsets.UTF_8));
+		connection.async().clientTracking(TrackingArgs.Builder.enabled(false));
+		return connection.async().clientTracking(args).toCompletableFuture();
+	}
+
+	private void tracked(long attempt, long sentAt, @Nullable List<StatefulRedisConnection<byte[], byte[]>> connections,
+			@Nullable Throwable failure) {
+		synchronized (this.lock) {
+			if (attempt != this.generation || this.closed) {
+				return;
+			}
+			this.attempting = false;
+			if (failure != null || connections == null) {
+				refusedOrFailed(failure);
+				return;
+			}
+			this.warned = false;
+			this.tracked = connections;
+			this.confirmedAt = sentAt;
+			if ((this.epoch & 1) == 0) {
+				this.epoch++;
+				this.trackingOn.complete(null);
+			}
+		}
+	}
+
+	// Guarded by lock. A refusal is for good (a server without tracking, a prefix it
+	// will not take); anything else is tried again on a read a second later.
+	private void refusedOrFailed(@Nullable Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
+		// Not LOADING, BUSY or MASTERDOWN, which pass
+		if (cause instanceof RedisCommandExecutionException refused && refused.getMessage() != null
+				&& refused.getMessage().startsWith("ERR")) {
+			unsupported("Redis refused CLIENT TRACKING: " + refused.getMessage());
+		}
+		else {
+			warnLocked(cause);
+		}
 	}
 
 	/**
@@ -279,11 +442,33 @@ public final class InvalidationTracking implements AutoCloseable {
 		return kept;
 	}
 
+	private void unsupported(String reason) {
+		this.unsupportedReason = reason;
+		logger.info("lettuce-tuning's near cache is bypassed: " + reason);
+	}
+
+	private void warnOnce(RuntimeException ex) {
+		synchronized (this.lock) {
+			warnLocked(ex);
+		}
+	}
+
+	private void warnLocked(@Nullable Throwable ex) {
+		if (!this.warned) {
+			this.warned = true;
+			logger.warn("lettuce-tuning's near cache is bypassed until its tracking connections answer; "
+					+ "it tries again every second: " + ex);
+		}
+	}
+
 	private void lost() {
 		synchronized (this.lock) {
-			this.connectGeneration++;
+			this.generation++;
+			this.attempting = false;
 			if ((this.epoch & 1) == 1) {
 				this.epoch++;
+				this.interruptions++;
+				this.trackingOn = new CompletableFuture<>();
 			}
 		}
 		this.invalidations.invalidateAll();
@@ -291,11 +476,11 @@ public final class InvalidationTracking implements AutoCloseable {
 
 	@Override
 	public void close() {
-		StatefulRedisConnection<byte[], byte[]> toClose;
+		TrackedNodes toClose;
 		synchronized (this.lock) {
 			this.closed = true;
-			toClose = this.connection;
-			this.connection = null;
+			toClose = this.nodes;
+			this.nodes = null;
 			if (this.listenedClient != null) {
 				this.listenedClient.removeListener(this.listener);
 				this.listenedClient = null;
@@ -305,6 +490,41 @@ public final class InvalidationTracking implements AutoCloseable {
 		if (toClose != null) {
 			toClose.close();
 		}
+	}
+
+	/**
+	 * Where the tracking stands.
+	 */
+	public enum Status {
+
+		/**
+		 * Not on yet: the connections have not been opened, or their first tracking
+		 * replies have not arrived.
+		 */
+		STARTING,
+
+		/**
+		 * On: values are kept and served from memory.
+		 */
+		TRACKING,
+
+		/**
+		 * Lost after it had been on: local values were dropped, reads go to Redis until
+		 * tracking is back.
+		 */
+		INTERRUPTED,
+
+		/**
+		 * Never possible here (a RESP2 connection, a server that refuses tracking, a
+		 * connection factory that is not Lettuce's): every read goes to Redis.
+		 */
+		UNSUPPORTED,
+
+		/**
+		 * Closed with the application context.
+		 */
+		CLOSED
+
 	}
 
 	/**
@@ -325,55 +545,50 @@ public final class InvalidationTracking implements AutoCloseable {
 
 	}
 
-	private final class Pushes implements PushListener {
+	private final class Events implements TrackedNodes.Events {
 
 		@Override
-		public void onPushMessage(PushMessage message) {
+		public void pushed(PushMessage message) {
 			if (!"invalidate".equals(message.getType())) {
 				return;
 			}
-			List<Object> content = message.getContent(InvalidationTracking::copy);
-			Object keys = (content.size() > 1) ? content.get(1) : null;
-			if (keys instanceof List<?> list) {
-				List<byte[]> invalidated = new ArrayList<>(list.size());
-				for (Object key : list) {
-					if (key instanceof byte[] bytes) {
-						invalidated.add(bytes);
-					}
-				}
-				InvalidationTracking.this.invalidations.invalidate(invalidated);
+			List<byte[]> keys = TrackedNodes.invalidatedKeys(message);
+			if (keys != null) {
+				InvalidationTracking.this.invalidations.invalidate(keys);
 			}
 			else {
 				InvalidationTracking.this.invalidations.invalidateAll();
 			}
 		}
 
+		@Override
+		public void mastersChanged() {
+			TrackedNodes current = InvalidationTracking.this.nodes;
+			if (current != null && !InvalidationTracking.this.closed) {
+				lost();
+				track(current);
+			}
+		}
+
 	}
 
-	private static Object copy(ByteBuffer buffer) {
-		byte[] bytes = new byte[buffer.remaining()];
-		buffer.duplicate().get(bytes);
-		return bytes;
-	}
-
+	// A connection that comes back may have missed invalidations while it was away,
+	// also when its loss went unheard: both ends count as a loss.
 	private final class Listener implements RedisConnectionStateListener {
 
 		@Override
 		public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
-			if (handler != InvalidationTracking.this.connection) {
-				return;
-			}
-			synchronized (InvalidationTracking.this.lock) {
-				StatefulRedisConnection<byte[], byte[]> current = InvalidationTracking.this.connection;
-				if (current != null && current == handler && !InvalidationTracking.this.closed) {
-					startTracking(current);
-				}
+			TrackedNodes current = InvalidationTracking.this.nodes;
+			if (current != null && current.carries(handler) && !InvalidationTracking.this.closed) {
+				lost();
+				track(current);
 			}
 		}
 
 		@Override
 		public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
-			if (handler == InvalidationTracking.this.connection) {
+			TrackedNodes current = InvalidationTracking.this.nodes;
+			if (current != null && current.carries(handler)) {
 				lost();
 			}
 		}

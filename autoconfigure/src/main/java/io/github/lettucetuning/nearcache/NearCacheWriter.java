@@ -294,7 +294,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		}
 
 		byte @Nullable [] local(byte[] key) {
-			if (!tracking().isTracking()) {
+			if (!tracking().serves()) {
 				return null;
 			}
 			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
@@ -309,7 +309,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 				return bypass.get();
 			}
 			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
-			if (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0 && tracking.isTracking(epoch)) {
+			if (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0 && tracking.serves(epoch)) {
 				return entry.value;
 			}
 			ByteBuffer local = ByteBuffer.wrap(key.clone());

@@ -9,7 +9,9 @@ import java.util.function.Supplier;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.nearcache.InvalidationTracking;
 import io.github.lettucetuning.nearcache.NearCacheWriter;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -61,12 +63,14 @@ class NearCacheManagerCustomizer implements RedisCacheManagerBuilderCustomizer, 
 		return this.writer;
 	}
 
-	// Standalone, or the master that Sentinel names; a cluster has no single connection
-	// that sees every master's invalidations (yet).
-	private static @Nullable RedisClient client(RedisConnectionFactory factory) {
-		if (factory instanceof LettuceConnectionFactory lettuce && !lettuce.isClusterAware()
-				&& lettuce.getNativeClient() instanceof RedisClient client) {
-			return client;
+	// Standalone, the master that Sentinel names, or every master of a cluster. A static
+	// master/replica setup has no client of its own to connect with.
+	private static @Nullable AbstractRedisClient client(RedisConnectionFactory factory) {
+		if (factory instanceof LettuceConnectionFactory lettuce) {
+			AbstractRedisClient client = lettuce.getNativeClient();
+			if (client instanceof RedisClusterClient || client instanceof RedisClient) {
+				return client;
+			}
 		}
 		return null;
 	}
