@@ -260,9 +260,22 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	}
 
 	/**
-	 * A read that is waiting for Redis's reply.
+	 * A read that is waiting for Redis's reply. Compared by identity, not by value: one
+	 * put after an invalidation removed another of the same epoch must not let the older
+	 * read keep its value.
 	 */
-	private record Placeholder(long epoch) {
+	private static final class Placeholder {
+
+		private final long epoch;
+
+		Placeholder(long epoch) {
+			this.epoch = epoch;
+		}
+
+		long epoch() {
+			return this.epoch;
+		}
+
 	}
 
 	/**
@@ -313,8 +326,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 				return entry.value;
 			}
 			ByteBuffer local = ByteBuffer.wrap(key.clone());
-			Placeholder placeholder = new Placeholder(epoch);
-			this.cache.put(local, placeholder);
+			Placeholder placeholder = placeholder(local, epoch);
 			boolean installed = false;
 			try {
 				ValueWithTtl read = fromRedis.get();
@@ -339,6 +351,28 @@ public final class NearCacheWriter implements RedisCacheWriter {
 					this.cache.asMap().remove(local, placeholder);
 				}
 			}
+		}
+
+		// Reads of one key that miss at once share the placeholder of the first: it was
+		// put before any of them was sent, so while it is there no invalidation of the
+		// key came after any of their reads, and whichever reply comes first is kept.
+		// Each putting its own would leave only the last one able to keep its value.
+		private Placeholder placeholder(ByteBuffer local, long epoch) {
+			Placeholder fresh = new Placeholder(epoch);
+			Object existing = this.cache.asMap().putIfAbsent(local, fresh);
+			if (existing == null) {
+				return fresh;
+			}
+			if (existing instanceof Placeholder shared && shared.epoch() == epoch) {
+				return shared;
+			}
+			if (existing instanceof Entry) {
+				// Kept by a read that finished meanwhile: left alone, this read's value
+				// is returned, not kept
+				return fresh;
+			}
+			this.cache.put(local, fresh);
+			return fresh;
 		}
 
 		void drop(byte[] key) {

@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -45,7 +47,9 @@ class NearCacheRaceIntegrationTests {
 
 	private final AtomicInteger invalidations = new AtomicInteger();
 
-	private final AtomicBoolean interleave = new AtomicBoolean();
+	// Runs once, after the next read's reply came back from Redis and before the near
+	// cache sees it
+	private final AtomicReference<Runnable> afterNextRead = new AtomicReference<>();
 
 	private LettuceConnectionFactory factory;
 
@@ -85,13 +89,55 @@ class NearCacheRaceIntegrationTests {
 		this.redis.node().command("SET", "race::k", "v1");
 		this.writer.tracking().epoch();
 		Awaitility.await().atMost(Duration.ofSeconds(2)).until(this.writer.tracking()::isTracking);
-		this.interleave.set(true);
+		this.afterNextRead.set(this::changeKeyAndAwaitItsInvalidation);
 		assertThat(string(this.writer.get(CACHE, KEY))).isEqualTo("v1");
 		assertThat(this.writer.localSize()).isZero();
-		this.interleave.set(false);
 		assertThat(string(this.writer.get(CACHE, KEY))).isEqualTo("v2");
 		assertThat(string(this.writer.get(CACHE, KEY))).isEqualTo("v2");
 		assertThat(this.writer.localSize()).isOne();
+	}
+
+	// A second read of the key starts after the invalidation removed the first read's
+	// placeholder and is still waiting when the first read's (stale) reply is handed
+	// back: the second read's placeholder must not let the first keep its value.
+	@Test
+	void aReadStartedAfterTheInvalidationDoesNotLetAnEarlierReplyBeKept() throws Exception {
+		this.redis.node().command("SET", "race::k", "v1");
+		this.writer.tracking().epoch();
+		Awaitility.await().atMost(Duration.ofSeconds(2)).until(this.writer.tracking()::isTracking);
+		CountDownLatch secondReplied = new CountDownLatch(1);
+		CountDownLatch releaseSecond = new CountDownLatch(1);
+		CompletableFuture<@Nullable String> second = new CompletableFuture<>();
+		this.afterNextRead.set(() -> {
+			changeKeyAndAwaitItsInvalidation();
+			this.afterNextRead.set(() -> {
+				secondReplied.countDown();
+				await(releaseSecond);
+			});
+			Thread reader = new Thread(() -> second.complete(string(this.writer.get(CACHE, KEY))));
+			reader.start();
+			await(secondReplied);
+		});
+		assertThat(string(this.writer.get(CACHE, KEY))).isEqualTo("v1");
+		releaseSecond.countDown();
+		assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("v2");
+		assertThat(string(this.writer.get(CACHE, KEY))).isEqualTo("v2");
+	}
+
+	private void changeKeyAndAwaitItsInvalidation() {
+		int before = this.invalidations.get();
+		this.redis.node().command("SET", "race::k", "v2");
+		Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> this.invalidations.get() > before);
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			assertThat(latch.await(5, TimeUnit.SECONDS)).isTrue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private static @Nullable String string(byte @Nullable [] value) {
@@ -133,12 +179,9 @@ class NearCacheRaceIntegrationTests {
 		@Override
 		public <T> T execute(Function<RedisConnection, T> callback) {
 			T reply = this.delegate.execute(callback);
-			if (NearCacheRaceIntegrationTests.this.interleave.get()) {
-				int before = NearCacheRaceIntegrationTests.this.invalidations.get();
-				NearCacheRaceIntegrationTests.this.redis.node().command("SET", "race::k", "v2");
-				Awaitility.await()
-					.atMost(Duration.ofSeconds(2))
-					.until(() -> NearCacheRaceIntegrationTests.this.invalidations.get() > before);
+			Runnable hook = NearCacheRaceIntegrationTests.this.afterNextRead.getAndSet(null);
+			if (hook != null) {
+				hook.run();
 			}
 			return reply;
 		}
