@@ -127,4 +127,10 @@ final class ClusterTrackedNodes implements TrackedNodes {
 		this.connection.close();
 	}
 
+	@Override
+	public void closeAsync() {
+		this.events.dispose();
+		this.connection.closeAsync();
+	}
+
 }

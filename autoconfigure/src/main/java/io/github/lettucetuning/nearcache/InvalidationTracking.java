@@ -412,14 +412,23 @@ public final class InvalidationTracking implements AutoCloseable {
 	// will not take); anything else is tried again on a read a second later.
 	private void refusedOrFailed(@Nullable Throwable failure) {
 		Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
-		// Not LOADING, BUSY or MASTERDOWN, which pass
-		if (cause instanceof RedisCommandExecutionException refused && refused.getMessage() != null
-				&& refused.getMessage().startsWith("ERR")) {
+		if (cause instanceof RedisCommandExecutionException refused && isRefusal(refused.getMessage())) {
 			unsupported("Redis refused CLIENT TRACKING: " + refused.getMessage());
+			TrackedNodes current = this.nodes;
+			this.nodes = null;
+			if (current != null) {
+				current.closeAsync();
+			}
 		}
 		else {
 			warnLocked(cause);
 		}
+	}
+
+	// A server without tracking, a prefix it will not take, a user not allowed to track;
+	// not LOADING, BUSY or MASTERDOWN, which pass
+	private static boolean isRefusal(@Nullable String message) {
+		return message != null && (message.startsWith("ERR") || message.startsWith("NOPERM"));
 	}
 
 	/**

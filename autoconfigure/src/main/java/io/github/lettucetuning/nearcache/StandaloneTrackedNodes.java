@@ -56,4 +56,9 @@ final class StandaloneTrackedNodes implements TrackedNodes {
 		this.connection.close();
 	}
 
+	@Override
+	public void closeAsync() {
+		this.connection.closeAsync();
+	}
+
 }

@@ -56,6 +56,11 @@ interface TrackedNodes extends AutoCloseable {
 	void close();
 
 	/**
+	 * Close without waiting, as an event loop may.
+	 */
+	void closeAsync();
+
+	/**
 	 * What the connections tell.
 	 */
 	interface Events {

@@ -1,0 +1,109 @@
+package io.github.lettucetuning.nearcache;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
+import io.github.lettucetuning.testsupport.RedisStandaloneTest;
+import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import io.lettuce.core.protocol.ProtocolVersion;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.Cache;
+import org.springframework.cache.CacheManager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A near cache that cannot track falls back to plain Redis reads, says why, and never
+ * serves a value from memory: the application's connections forced to RESP2, and a Redis
+ * user not allowed {@code CLIENT TRACKING}.
+ */
+@RedisStandaloneTest
+@Timeout(60)
+class NearCacheFallbackIntegrationTests {
+
+	private static final String USER = "near-cache-no-tracking";
+
+	private final RedisStandalone redis;
+
+	private final ApplicationContextRunner runner;
+
+	NearCacheFallbackIntegrationTests(RedisStandalone redis) {
+		this.redis = redis;
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
+							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
+			.withUserConfiguration(NearCacheIntegrationTests.CachingConfiguration.class)
+			.withPropertyValues("spring.data.redis.port=" + redis.port(), "lettuce.tuning.near-cache.caches=books");
+	}
+
+	@Test
+	void resp2ConnectionsReadRedisEveryTime() {
+		this.runner
+			.withBean(LettuceClientOptionsBuilderCustomizer.class,
+					() -> (builder) -> builder.protocolVersion(ProtocolVersion.RESP2))
+			.run((context) -> {
+				assertReadsGoToRedis(context, "resp2");
+				assertThat(tracking(context).unsupportedReason()).contains("RESP2");
+			});
+	}
+
+	@Test
+	void aUserNotAllowedToTrackReadsRedisEveryTime() {
+		this.redis.node()
+			.command("ACL", "SETUSER", USER, "reset", "on", ">secret", "~*", "&*", "+@all", "-client|tracking");
+		try {
+			this.runner.withPropertyValues("spring.data.redis.username=" + USER, "spring.data.redis.password=secret")
+				.run((context) -> {
+					assertReadsGoToRedis(context, "noperm");
+					assertThat(tracking(context).unsupportedReason()).contains("CLIENT TRACKING").contains("NOPERM");
+					Awaitility.await()
+						.atMost(Duration.ofSeconds(5))
+						.until(() -> this.redis.node().countClients(InvalidationTracking.CLIENT_NAME) == 0);
+				});
+		}
+		finally {
+			this.redis.node().command("ACL", "DELUSER", USER);
+		}
+	}
+
+	private void assertReadsGoToRedis(AssertableApplicationContext context, String key) {
+		Cache books = context.getBean(CacheManager.class).getCache("books");
+		assertThat(books).isNotNull();
+		this.redis.node().command("SET", "books::" + key, "v1");
+		assertThat(books.get(key, String.class)).isEqualTo("v1");
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> tracking(context).status() == InvalidationTracking.Status.UNSUPPORTED);
+		long reads = reads();
+		for (int i = 0; i < 10; i++) {
+			assertThat(books.get(key, String.class)).isEqualTo("v1");
+		}
+		assertThat(reads()).as("reads that reached Redis").isGreaterThanOrEqualTo(reads + 10);
+		this.redis.node().command("SET", "books::" + key, "v2");
+		assertThat(books.get(key, String.class)).isEqualTo("v2");
+		assertThat(tracking(context).isTracking()).isFalse();
+	}
+
+	private static InvalidationTracking tracking(AssertableApplicationContext context) {
+		Cache books = context.getBean(CacheManager.class).getCache("books");
+		return ((NearCacheWriter) books.getNativeCache()).tracking();
+	}
+
+	private long reads() {
+		Map<String, String> stats = this.redis.node().info("stats");
+		return Long.parseLong(stats.get("keyspace_hits")) + Long.parseLong(stats.get("keyspace_misses"));
+	}
+
+}
