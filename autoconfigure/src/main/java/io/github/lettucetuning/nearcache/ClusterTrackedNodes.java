@@ -1,6 +1,7 @@
 package io.github.lettucetuning.nearcache;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +40,10 @@ final class ClusterTrackedNodes implements TrackedNodes {
 
 	private volatile Set<String> trackedAddresses = Set.of();
 
+	// Nodes that served a redirected command: tracking is not on until they are tracked
+	// too, or a topology refresh has been seen
+	private volatile Set<String> required = Set.of();
+
 	private ClusterTrackedNodes(RedisClusterClient client, StatefulRedisClusterConnection<byte[], byte[]> connection,
 			Events events) {
 		this.client = client;
@@ -61,7 +66,13 @@ final class ClusterTrackedNodes implements TrackedNodes {
 
 	@Override
 	public CompletableFuture<List<StatefulRedisConnection<byte[], byte[]>>> masters() {
-		List<RedisClusterNode> masters = currentMasters();
+		List<RedisClusterNode> masters = masters(this.connection.getPartitions());
+		Set<String> missing = new HashSet<>(this.required);
+		missing.removeAll(addresses(masters));
+		if (!missing.isEmpty()) {
+			return CompletableFuture.failedFuture(new IllegalStateException(
+					"the topology does not show yet the node(s) " + missing + " that served a redirected command"));
+		}
 		List<CompletableFuture<StatefulRedisConnection<byte[], byte[]>>> connecting = new ArrayList<>();
 		for (RedisClusterNode master : masters) {
 			connecting.add(this.connection.getConnectionAsync(master.getNodeId()));
@@ -78,9 +89,9 @@ final class ClusterTrackedNodes implements TrackedNodes {
 		});
 	}
 
-	private List<RedisClusterNode> currentMasters() {
+	private static List<RedisClusterNode> masters(Iterable<RedisClusterNode> nodes) {
 		List<RedisClusterNode> masters = new ArrayList<>();
-		for (RedisClusterNode node : this.connection.getPartitions()) {
+		for (RedisClusterNode node : nodes) {
 			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)) {
 				masters.add(node);
 			}
@@ -99,22 +110,31 @@ final class ClusterTrackedNodes implements TrackedNodes {
 		return this.carriers.contains(handler);
 	}
 
+	// Lettuce publishes a topology change before its connections see the new topology:
+	// the event's own view decides, and the masters are connected on the next read.
 	private void onEvent(Event event, Events events) {
-		if (event instanceof ClusterTopologyChangedEvent
-				&& !addresses(currentMasters()).equals(this.trackedAddresses)) {
-			events.mastersChanged();
+		if (event instanceof ClusterTopologyChangedEvent changed) {
+			this.required = Set.of();
+			if (!addresses(masters(changed.after())).equals(this.trackedAddresses)) {
+				events.mastersChanged();
+			}
 		}
-		else if (event instanceof RedirectionEventSupport redirection && !tracks(redirection)) {
-			events.mastersChanged();
-			this.client.refreshPartitionsAsync().whenComplete((done, failure) -> events.mastersChanged());
+		else if (event instanceof RedirectionEventSupport redirection) {
+			String destination = destination(redirection);
+			if (!this.trackedAddresses.contains(destination)) {
+				Set<String> required = new HashSet<>(this.required);
+				required.add(destination);
+				this.required = Set.copyOf(required);
+				events.mastersChanged();
+				this.client.refreshPartitionsAsync();
+			}
 		}
 	}
 
 	// "MOVED 3999 127.0.0.1:6381" or "ASK 3999 127.0.0.1:6381"
-	private boolean tracks(RedirectionEventSupport redirection) {
+	private static String destination(RedirectionEventSupport redirection) {
 		String message = redirection.getMessage();
-		String destination = (message != null) ? message.substring(message.lastIndexOf(' ') + 1) : "";
-		return this.trackedAddresses.contains(destination);
+		return (message != null) ? message.substring(message.lastIndexOf(' ') + 1) : "";
 	}
 
 	private static String address(String host, int port) {

@@ -570,12 +570,14 @@ public final class InvalidationTracking implements AutoCloseable {
 			}
 		}
 
+		// Tracking is issued again by the next read, without waiting out the retry
+		// interval: the client's connections see the new masters only once this event
+		// has been handled.
 		@Override
 		public void mastersChanged() {
-			TrackedNodes current = InvalidationTracking.this.nodes;
-			if (current != null && !InvalidationTracking.this.closed) {
-				lost();
-				track(current);
+			lost();
+			synchronized (InvalidationTracking.this.lock) {
+				InvalidationTracking.this.nextAttempt = System.nanoTime();
 			}
 		}
 

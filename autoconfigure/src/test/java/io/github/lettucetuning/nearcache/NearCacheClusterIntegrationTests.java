@@ -51,7 +51,13 @@ class NearCacheClusterIntegrationTests {
 			List<String> keys = keysOnEveryMaster();
 			for (String key : keys) {
 				set(key, "v1");
-				assertThat(books.get(key, String.class)).isEqualTo("v1");
+			}
+			// The SETs' own invalidations may still be on their way during the first
+			// reads, which then keep nothing: the second pass keeps the values
+			for (int pass = 0; pass < 2; pass++) {
+				for (String key : keys) {
+					assertThat(books.get(key, String.class)).isEqualTo("v1");
+				}
 			}
 			for (RedisNode master : this.cluster.masters()) {
 				assertThat(master.countClients(InvalidationTracking.CLIENT_NAME)).as("tracking on %s", master).isOne();
@@ -82,9 +88,7 @@ class NearCacheClusterIntegrationTests {
 			this.cluster.failover(promoted);
 			promoted.command("SET", cacheKey(key), "v2");
 			awaitValue(books, key, "v2", BOUND);
-			Awaitility.await()
-				.atMost(TOPOLOGY)
-				.until(() -> promoted.countClients(InvalidationTracking.CLIENT_NAME) == 1);
+			awaitTracked(books, key, promoted);
 			assertThat(books.get(key, String.class)).isEqualTo("v2");
 			promoted.command("SET", cacheKey(key), "v3");
 			awaitValue(books, key, "v3", BOUND);
@@ -107,9 +111,7 @@ class NearCacheClusterIntegrationTests {
 				.pollInterval(Duration.ofMillis(20))
 				.ignoreExceptions()
 				.until(() -> "v2".equals(books.get(key, String.class)));
-			Awaitility.await()
-				.atMost(TOPOLOGY)
-				.until(() -> promoted.countClients(InvalidationTracking.CLIENT_NAME) == 1);
+			awaitTracked(books, key, promoted);
 			assertThat(books.get(key, String.class)).isEqualTo("v2");
 			promoted.command("SET", cacheKey(key), "v3");
 			awaitValue(books, key, "v3", BOUND);
@@ -133,9 +135,17 @@ class NearCacheClusterIntegrationTests {
 			assertThat(books.get(key, String.class)).isEqualTo("v1");
 			added.command("SET", cacheKey(key), "v2");
 			awaitValue(books, key, "v2", BOUND);
-			Awaitility.await().atMost(TOPOLOGY).until(() -> added.countClients(InvalidationTracking.CLIENT_NAME) == 1);
+			awaitTracked(books, key, added);
 			added.command("SET", cacheKey(key), "v3");
 			awaitValue(books, key, "v3", BOUND);
+		});
+	}
+
+	// Tracking is issued again on the masters by the reads that follow a topology change
+	private static void awaitTracked(Cache books, String key, RedisNode master) {
+		Awaitility.await().atMost(TOPOLOGY).pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(() -> {
+			books.get(key, String.class);
+			return master.countClients(InvalidationTracking.CLIENT_NAME) == 1;
 		});
 	}
 
