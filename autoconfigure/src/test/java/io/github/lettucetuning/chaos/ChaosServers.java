@@ -17,6 +17,7 @@ import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.github.lettucetuning.testsupport.topology.TopologyKind;
+import io.lettuce.core.RedisURI;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,6 +50,13 @@ abstract sealed class ChaosServers {
 	abstract String[] properties();
 
 	abstract FaultInjector injector();
+
+	/**
+	 * Return what a plain Lettuce client connects with: one URI for a server or Sentinel,
+	 * every node of a cluster.
+	 * @return the URIs
+	 */
+	abstract List<RedisURI> clientUris();
 
 	/**
 	 * Return the nodes that hold data (masters and replicas), for replication tracking.
@@ -123,6 +131,11 @@ abstract sealed class ChaosServers {
 		}
 
 		@Override
+		List<RedisURI> clientUris() {
+			return List.of(RedisURI.create(this.redis.host(), this.redis.port()));
+		}
+
+		@Override
 		List<RedisNode> dataNodes() {
 			return List.of(this.redis.node());
 		}
@@ -171,6 +184,15 @@ abstract sealed class ChaosServers {
 		@Override
 		FaultInjector injector() {
 			return FaultInjector.sentinel(this.sentinel);
+		}
+
+		@Override
+		List<RedisURI> clientUris() {
+			List<RedisNode> sentinels = this.sentinel.sentinels();
+			RedisURI.Builder builder = RedisURI.Builder.sentinel(sentinels.get(0).host(), sentinels.get(0).port(),
+					this.sentinel.masterName());
+			sentinels.stream().skip(1).forEach((node) -> builder.withSentinel(node.host(), node.port()));
+			return List.of(builder.build());
 		}
 
 		@Override
@@ -228,6 +250,11 @@ abstract sealed class ChaosServers {
 		@Override
 		FaultInjector injector() {
 			return FaultInjector.cluster(this.cluster);
+		}
+
+		@Override
+		List<RedisURI> clientUris() {
+			return this.cluster.nodes().stream().map((node) -> RedisURI.create(node.host(), node.port())).toList();
 		}
 
 		@Override
