@@ -29,7 +29,10 @@
 # -Djmh.ignoreLock=true for a smoke run next to another JMH run); MAVEN_ARGS, which Maven reads itself, adds options
 # to the build (e.g. MAVEN_ARGS='-o -Dmaven.repo.local=...'). The virtual workload (200 virtual threads calling, at -t 1)
 # needs JDK 21 or later and is in no default cell: JAVA=<JDK 21+ java> CELLS='1:virtual 200:set' compares it with
-# 200 platform threads.
+# 200 platform threads. The near-cache cells (cacheable95, cacheable99: @Cacheable reads of 1,000 keys of 1 KB, 95 or
+# 99 in 100 hits; cachewrite: @CachePut or @CacheEvict) are in no default cell either; they need the near-cache
+# setup: SETUPS=stock,default,tuning-near-cache CELLS='16:cacheable95|cacheable99|cachewrite
+# 200:cacheable95|cacheable99|cachewrite' (5 rounds: 90 forks of about 17 s, about 25 minutes).
 #
 # Durations on 2 cores (a fork costs about 7 s beyond its iterations: JVM, redis-server, 10,000 keys, the Spring
 # application, 200 threads to start and stop; more if other processes keep QUIET_MAX_WAIT waiting; a cluster fork

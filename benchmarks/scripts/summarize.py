@@ -17,7 +17,9 @@ setup, then per setup the first and last interval, their ratio, the lowest and h
 per command in the first and last interval.
 
 MatrixBenchmark's cluster cells (-p topology=cluster) are named cluster-set, cluster-get, cluster-mix, and --matrix
-prints them in a table of their own.
+prints them in a table of their own. So are its near-cache cells (cacheable95, cacheable99, cachewrite), whose hits
+send no command: their rate is the operations the callers made (one latency recorded each), their ratios are paired
+with stock and with default, and their costs are per operation.
 
 Usage: summarize.py [--baseline SETUP ...] [--pair A/B ...] [--matrix | --steady] FILE_OR_DIRECTORY...
 Iterations during which other processes used more than 0.25 cores are left out when their fork has quieter ones.
@@ -112,7 +114,7 @@ def sign_test(wins, rounds):
 
 MATRIX_SETUPS = ("stock", "default", "multi")
 MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop", "virtual",
-                    "cluster-set", "cluster-get", "cluster-mix")
+                    "cluster-set", "cluster-get", "cluster-mix", "cacheable95", "cacheable99", "cachewrite")
 # MatrixBenchmark.VIRTUAL_CALLERS: the virtual cell runs at 1 JMH thread, which starts that many callers.
 VIRTUAL_CALLERS = 200
 
@@ -151,7 +153,8 @@ def figure(row, field):
 
 
 def matrix_setups(rows):
-    """stock, default and multi first, then any other setup a diagnostic run (SETUPS=...) added."""
+    """stock, default and multi first, then any other setup a diagnostic run (SETUPS=...) or the near-cache cells
+    added."""
     present = {key[2] for key in rows if key[0].startswith("MatrixBenchmark.")}
     return [s for s in MATRIX_SETUPS if s in present] + sorted(present - set(MATRIX_SETUPS))
 
@@ -160,14 +163,19 @@ def is_cluster(cell):
     return cell[0].split(".")[1].startswith("cluster-")
 
 
+def is_cache(cell):
+    return cell[0].split(".")[1].startswith("cache")
+
+
 def matrix(rows):
     """One row per cell and setup of MatrixBenchmark, the modes against stock paired by round; the cluster cells in a
     table of their own."""
     cells = sorted({(key[0], key[1]) for key in rows if key[0].startswith("MatrixBenchmark.")},
                    key=lambda cell: (MATRIX_WORKLOADS.index(cell[0].split(".")[1])
                                      if cell[0].split(".")[1] in MATRIX_WORKLOADS else 99, cell[1]))
-    standalone = [cell for cell in cells if not is_cluster(cell)]
+    standalone = [cell for cell in cells if not is_cluster(cell) and not is_cache(cell)]
     cluster = [cell for cell in cells if is_cluster(cell)]
+    cache = [cell for cell in cells if is_cache(cell)]
     if standalone:
         matrix_table(rows, standalone)
     if cluster:
@@ -176,7 +184,53 @@ def matrix(rows):
         print("Cluster cells: 3 masters with one replica each, every fork its own cluster; server k/s counts the "
               "masters' commands, redis µs/cmd the CPU time of all six nodes per command.\n")
         matrix_table(rows, cluster)
+    if cache:
+        if standalone or cluster:
+            print()
+        cache_table(rows, cache)
     open_loop(rows, standalone)
+
+
+def paired_ratio(row, base, field):
+    """'median [min-max]' of row over base paired by round, with the rounds row was ahead; '-' without pairs."""
+    if not base or base is row:
+        return "-", "-"
+    ratios = paired(row, base, field)
+    if not ratios:
+        return "-", "-"
+    wins = sum(x > 1 for x in ratios)
+    return (f"{statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]",
+            f"{wins} of {len(ratios)} (p={sign_test(wins, len(ratios)):.3f})")
+
+
+CACHE_FIELDS = ("commandsPerClientOp", "p50Us", "p99Us", "p999Us", "clientCpuUsPerClientOp", "serverCpuUsPerClientOp")
+
+
+def cache_table(rows, cells):
+    """The near-cache cells: Spring Cache reads (95 or 99 hits in 100) and writes (put or evict), counted as the
+    operations the callers made, since a near-cache hit sends no command; paired with stock and with default, the
+    starter without the near cache."""
+    print("Near-cache cells: Spring Cache over Boot's RedisCacheManager, 1,000 keys of 1 KB; ops k/s counts the "
+          "callers' operations (a hit on the near cache sends no command), cmds/op the commands Redis got per "
+          "operation, the costs are per operation.\n")
+    print("| Cell | setup | rounds | ops k/s | vs stock, paired | vs default, paired | rounds won vs default (sign test) "
+          "| cmds/op | p50 µs | p99 µs | p99.9 µs | client µs/op | redis µs/op | dropped |")
+    print("|---" * 14 + "|")
+    for benchmark, threads in cells:
+        stock = rows.get((benchmark, threads, "stock"))
+        default = rows.get((benchmark, threads, "default"))
+        for setup in matrix_setups(rows):
+            row = rows.get((benchmark, threads, setup))
+            if not row or figure(row, "clientOpsPerSec") is None:
+                continue
+            rate = level(row["forks"], "clientOpsPerSec")
+            vs_stock, _ = paired_ratio(row, stock, "clientOpsPerSec")
+            vs_default, won = paired_ratio(row, default if setup != "stock" else None, "clientOpsPerSec")
+            per_op, p50, p99, p999, client, server = (figure(row, field) for field in CACHE_FIELDS)
+            print(f"| {cell_label(benchmark, threads)} | `{setup}` | {len(row['forks'])} | "
+                  f"{rate[0] / 1000:.1f}k [{rate[1] / 1000:.1f}-{rate[2] / 1000:.1f}] | {vs_stock} | {vs_default} | "
+                  f"{won} | {fmt(per_op, 3)} | {fmt(p50, 0)} | {fmt(p99, 0)} | {fmt(p999, 0)} | {fmt(client, 1)} | "
+                  f"{fmt(server, 2)} | {row['dropped']} |")
 
 
 def matrix_table(rows, cells):

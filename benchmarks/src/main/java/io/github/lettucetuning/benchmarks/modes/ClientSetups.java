@@ -52,6 +52,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code tuning-shared-role-unwatched}: the default mode without the role-change
  * handler that reads every reply batch for a {@code READONLY} error, the reference that
  * shows what following a demoted primary costs.</li>
+ * <li>{@code tuning-near-cache}: the default mode with the near cache on for the cache of
+ * {@link MatrixBenchmark}'s near-cache cells
+ * ({@code lettuce.tuning.near-cache.caches=bench}).</li>
  * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
  * epoll transport added by hand, the reference that shows how much of a difference comes
  * from the transport.</li>
@@ -123,6 +126,8 @@ final class ClientSetups {
 						"lettuce.tuning.resilience.request-queue-size=" + Integer.MAX_VALUE), host, port);
 			case "tuning-shared-role-unwatched":
 				return spring(SpringSetup.of("lettuce.tuning.resilience.role-change.enabled=false"), host, port);
+			case "tuning-near-cache":
+				return spring(SpringSetup.of("lettuce.tuning.near-cache.caches=" + CacheApplication.CACHE), host, port);
 			case "tuning-shared-loops-unguarded":
 				return spring(SpringSetup.of("lettuce.tuning.resilience.blocking-call-guard.enabled=false",
 						"lettuce.tuning.resilience.blocked-loop-detection.enabled=false"), host, port);

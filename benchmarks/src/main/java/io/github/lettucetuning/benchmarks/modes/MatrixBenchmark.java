@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -14,7 +15,9 @@ import io.github.lettucetuning.benchmarks.support.KeySpace;
 import io.github.lettucetuning.benchmarks.support.OpenLoopSchedule;
 import io.github.lettucetuning.benchmarks.support.OperationLatencies;
 import io.github.lettucetuning.benchmarks.support.RedisBenchmarkState;
+import io.github.lettucetuning.benchmarks.support.ServerCounter;
 import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
+import io.github.lettucetuning.nearcache.NearCacheWriter;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,7 +37,10 @@ import org.openjdk.jmh.infra.ThreadParams;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.cache.Cache;
+import org.springframework.cache.CacheManager;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.cache.RedisCache;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -69,6 +75,16 @@ import org.springframework.data.redis.core.ValueOperations;
  * setup gets {@code spring.data.redis.cluster.nodes}, so Spring Boot builds its cluster
  * connection factory, stock and lettuce-tuning's alike; the keys spread over the slots of
  * all three masters, whose command counts are summed.
+ * <p>
+ * The near-cache cells ({@code cacheable95}, {@code cacheable99}, {@code cachewrite}) go
+ * through Spring Cache over Spring Boot's {@code RedisCacheManager} (see
+ * {@link CacheApplication}): reads of {@value #HOT_KEYS} keys with 1 KB values through a
+ * {@code @Cacheable} method, 95 or 99 in 100 of them hits, and writes through
+ * {@code @CachePut} and {@code @CacheEvict}. A miss is a read of a key that is not in
+ * Redis: the method runs and returns null, which is not cached, so every miss costs one
+ * round trip on every setup, and a hit on the near cache none. Compare the setup
+ * {@code tuning-near-cache} (the cache named in {@code lettuce.tuning.near-cache.caches})
+ * with {@code stock} and {@code default}; their scores count operations, not commands.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -115,8 +131,22 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 
 	private static final String[] LARGE_KEY_NAMES = new String[LARGE_KEYS];
 
+	/**
+	 * Keys of the near-cache cells that are in Redis (hits), and as many that are not
+	 * (misses).
+	 */
+	public static final int HOT_KEYS = 1000;
+
+	private static final String CACHED_VALUE = "c".repeat(1024);
+
+	private static final String[] HOT_IDS = new String[HOT_KEYS];
+
+	private static final String[] ABSENT_IDS = new String[HOT_KEYS];
+
 	static {
 		Arrays.setAll(LARGE_KEY_NAMES, (i) -> String.format("large:%06d", i));
+		Arrays.setAll(HOT_IDS, (i) -> String.format("hot:%04d", i));
+		Arrays.setAll(ABSENT_IDS, (i) -> String.format("absent:%04d", i));
 	}
 
 	/**
@@ -140,6 +170,10 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	private @Nullable ReactiveValueOperations<String, String> reactive;
 
 	private @Nullable ExecutorService virtualThreads;
+
+	private @Nullable CachedCatalog catalog;
+
+	private @Nullable NearCacheWriter nearCache;
 
 	static String clientSetup(String setup) {
 		return switch (setup) {
@@ -175,7 +209,14 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		String name = clientSetup(this.setup);
 		// Each fork is a JVM of its own: the property reaches only this setup's
 		// application.
-		System.setProperty("spring.main.sources", MatrixApplication.class.getName());
+		String sources = MatrixApplication.class.getName();
+		if (cacheCell()) {
+			// Only the near-cache cells get Spring Cache: the other cells' applications
+			// stay as they were measured before.
+			sources += "," + CacheApplication.class.getName();
+			System.setProperty("spring.cache.type", "redis");
+		}
+		System.setProperty("spring.main.sources", sources);
 		RedisOps opened = ClientSetups.open(name, host, port);
 		this.ops = (TemplateOps) opened;
 		ClientSetups.check(name, opened);
@@ -192,6 +233,74 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		}
 		checkObservation(context);
 		this.virtualThreads = openVirtualThreads();
+		if (cacheCell()) {
+			this.catalog = prepareCache(context);
+		}
+	}
+
+	private boolean cacheCell() {
+		return benchmarkMethod().startsWith("cache");
+	}
+
+	// The hot keys go to Redis through the cache, so in its key format and serialisation.
+	// Then the check that makes the cells worth reading: on the near cache a hit sends
+	// nothing to Redis, elsewhere it sends one GET, and a miss sends one everywhere.
+	private CachedCatalog prepareCache(ConfigurableApplicationContext context) {
+		if (cluster()) {
+			throw new IllegalStateException("The near-cache cells run on one server, not on a cluster");
+		}
+		Cache cache = context.getBean(CacheManager.class).getCache(CacheApplication.CACHE);
+		if (!(cache instanceof RedisCache redisCache)) {
+			throw new IllegalStateException("Setup " + this.setup + " got cache " + cache + ", not a RedisCache");
+		}
+		this.nearCache = (redisCache.getNativeCache() instanceof NearCacheWriter writer) ? writer : null;
+		boolean near = this.nearCache != null;
+		if (near != clientSetup(this.setup).contains("near-cache")) {
+			throw new IllegalStateException(
+					"Setup " + this.setup + " got cache writer " + redisCache.getNativeCache().getClass().getName());
+		}
+		for (String id : HOT_IDS) {
+			// Synchronous, unlike put, which Spring Data sends without waiting
+			redisCache.putIfAbsent(id, CACHED_VALUE);
+		}
+		String prefix = redisCache.getCacheConfiguration().getKeyPrefixFor(CacheApplication.CACHE);
+		Long present = template().countExistingKeys(Arrays.stream(HOT_IDS).map((id) -> prefix + id).toList());
+		if (present == null || present != HOT_KEYS) {
+			throw new IllegalStateException(present + " of " + HOT_KEYS + " hot keys are in Redis");
+		}
+		CachedCatalog cached = context.getBean(CachedCatalog.class);
+		String hot = HOT_IDS[0];
+		// The first read opens the near cache's tracking; the next one keeps the value
+		for (int i = 0; i < 3; i++) {
+			if (cached.find(hot) == null) {
+				throw new IllegalStateException("Setup " + this.setup + " missed hot key " + hot);
+			}
+		}
+		long hitGets = getsFor(() -> cached.find(hot));
+		long loads = cached.loads();
+		long missGets = getsFor(() -> cached.find(ABSENT_IDS[0]));
+		if (hitGets != (near ? 0 : 1) || missGets != 1 || cached.loads() != loads + 1) {
+			throw new IllegalStateException("Setup " + this.setup + ": a hit ran " + hitGets + " GETs in Redis, a miss "
+					+ missGets + " and " + (cached.loads() - loads) + " loads");
+		}
+		System.err.printf(
+				"[matrix] setup %s: %d hot keys of %d bytes in Redis; a hit runs %d GETs in Redis (%s), "
+						+ "a miss %d%n",
+				this.setup, HOT_KEYS, CACHED_VALUE.length(), hitGets, near ? "near cache" : "no near cache", missGets);
+		return cached;
+	}
+
+	// GETs that Redis ran during a read: sent as such, or in the near cache's script.
+	private long getsFor(Runnable read) {
+		long before = getCalls();
+		read.run();
+		return getCalls() - before;
+	}
+
+	private long getCalls() {
+		Properties stats = template()
+			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("commandstats"));
+		return ServerCounter.calls((stats != null) ? stats.getProperty("cmdstat_get") : null);
 	}
 
 	// A benchmark of the wrong setup is worse than none: both sides run with a meter
@@ -262,6 +371,17 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		System.err.printf("[matrix] setup %s: %s%n", this.setup, found);
 	}
 
+	// Whether the near cache served all along: each interruption sent its reads to Redis
+	// until tracking was back.
+	private void describeNearCache() {
+		NearCacheWriter near = this.nearCache;
+		this.nearCache = null;
+		if (near != null) {
+			System.err.printf("[matrix] setup %s: near cache %s after the trial, %d interruptions, %d entries%n",
+					this.setup, near.tracking().status(), near.tracking().interruptions(), near.localSize());
+		}
+	}
+
 	private static String onOff(boolean on) {
 		return on ? "on" : "off";
 	}
@@ -272,6 +392,8 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		this.ops = null;
 		this.template = null;
 		this.reactive = null;
+		this.catalog = null;
+		describeNearCache();
 		ExecutorService callers = this.virtualThreads;
 		this.virtualThreads = null;
 		if (callers != null) {
@@ -451,6 +573,70 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 			return null;
 		}
 		return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+	}
+
+	/**
+	 * A read through the {@code @Cacheable} method of {@link CachedCatalog}: 95 in 100
+	 * reads are of a key in Redis (a hit), the others of a key that is not (a miss, a
+	 * round trip on every setup).
+	 * @return the value, or null on a miss
+	 */
+	@Benchmark
+	public @Nullable String cacheable95() {
+		return cacheable(95);
+	}
+
+	/**
+	 * As {@link #cacheable95()}, with 99 hits in 100 reads.
+	 * @return the value, or null on a miss
+	 */
+	@Benchmark
+	public @Nullable String cacheable99() {
+		return cacheable(99);
+	}
+
+	private @Nullable String cacheable(int hitPercent) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		int index = random.nextInt(HOT_KEYS);
+		String id = (random.nextInt(100) < hitPercent) ? HOT_IDS[index] : ABSENT_IDS[index];
+		long start = System.nanoTime();
+		String value = catalog().find(id);
+		latencies().record(start);
+		return value;
+	}
+
+	/**
+	 * A write through the cache of one of the hot keys, even odds: {@code @CachePut} of a
+	 * 1 KB value (Spring Data sends the SET without waiting for the reply, so its latency
+	 * is the caller's part only) or {@code @CacheEvict} before invocation (the caller
+	 * waits for the DEL). Half the operations waiting keeps the unacknowledged SETs few.
+	 * On the near cache, every change also makes Redis push an invalidation to its
+	 * tracking connection.
+	 * @return the value written, or null for an eviction
+	 */
+	@Benchmark
+	public @Nullable String cachewrite() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		String id = HOT_IDS[random.nextInt(HOT_KEYS)];
+		CachedCatalog cached = catalog();
+		long start = System.nanoTime();
+		String written = null;
+		if (random.nextBoolean()) {
+			written = cached.update(id, CACHED_VALUE);
+		}
+		else {
+			cached.remove(id);
+		}
+		latencies().record(start);
+		return written;
+	}
+
+	private CachedCatalog catalog() {
+		CachedCatalog open = this.catalog;
+		if (open == null) {
+			throw new IllegalStateException("No cache open");
+		}
+		return open;
 	}
 
 	private TemplateOps ops() {

@@ -14,9 +14,10 @@ import org.openjdk.jmh.runner.IterationType;
  * Waits before measurement iterations for other processes to leave the machine alone (see
  * {@link QuietMachine}), then samples the server and the client JVM at the start and the
  * end of each iteration and appends what happened in between to the side file:
- * server-counted SET, GET and MGET commands per second, client and server CPU time per
- * command, client bytes allocated per command and, where the benchmark records them,
- * latency percentiles.
+ * server-counted SET, GET, MGET, EVAL and DEL commands per second, client and server CPU
+ * time per command, client bytes allocated per command and, where the benchmark records
+ * them, latency percentiles and the same figures per operation recorded (the near-cache
+ * cells, whose hits send no command).
  */
 public final class IterationRecorder implements AutoCloseable {
 
@@ -114,7 +115,10 @@ public final class IterationRecorder implements AutoCloseable {
 		long sets = serverEnd.setCalls() - serverBegin.setCalls();
 		long gets = serverEnd.getCalls() - serverBegin.getCalls();
 		long mgets = serverEnd.mgetCalls() - serverBegin.mgetCalls();
-		long commands = Math.max(1, sets + gets + mgets);
+		long evals = serverEnd.evalCalls() - serverBegin.evalCalls();
+		long dels = serverEnd.delCalls() - serverBegin.delCalls();
+		long sent = commandsSent(sets, gets, mgets, evals, dels);
+		long commands = Math.max(1, sent);
 		double clientCpuMicros = clientEnd.cpuNanosSince(clientBegin) / 1e3;
 		double serverCpuMicros = (serverEnd.cpuSeconds() - serverBegin.cpuSeconds()) * 1e6;
 		Map<String, Object> record = new LinkedHashMap<>(this.trial);
@@ -125,7 +129,9 @@ public final class IterationRecorder implements AutoCloseable {
 		record.put("setCalls", sets);
 		record.put("getCalls", gets);
 		record.put("mgetCalls", mgets);
-		record.put("serverOpsPerSec", (sets + gets + mgets) / seconds);
+		record.put("evalCalls", evals);
+		record.put("delCalls", dels);
+		record.put("serverOpsPerSec", sent / seconds);
 		record.put("clientCpuUsPerOp", clientCpuMicros / commands);
 		record.put("serverCpuUsPerOp", serverCpuMicros / commands);
 		record.put("clientBytesPerOp", (double) clientEnd.allocatedBytesSince(clientBegin) / commands);
@@ -136,8 +142,8 @@ public final class IterationRecorder implements AutoCloseable {
 		}
 		long reads = serverEnd.reads() - serverBegin.reads();
 		long writes = serverEnd.writes() - serverBegin.writes();
-		record.put("commandsPerRead", (double) (sets + gets + mgets) / Math.max(1, reads));
-		record.put("commandsPerWrite", (double) (sets + gets + mgets) / Math.max(1, writes));
+		record.put("commandsPerRead", (double) sent / Math.max(1, reads));
+		record.put("commandsPerWrite", (double) sent / Math.max(1, writes));
 		record.put("clientCpuCores", clientCpuMicros / 1e6 / seconds);
 		record.put("serverCpuCores", serverCpuMicros / 1e6 / seconds);
 		long machineBusy = clientEnd.machineBusyNanosSince(clientBegin);
@@ -148,9 +154,31 @@ public final class IterationRecorder implements AutoCloseable {
 			record.put("otherCpuCores", Math.max(0, otherCores));
 		}
 		this.latencies.addTo(record);
+		addPerClientOperation(record, seconds, sent, clientCpuMicros, serverCpuMicros);
 		this.sideFile.append(record);
 		this.serverStart = null;
 		this.clientStart = null;
+	}
+
+	// Redis counts the commands a script calls too: each EVAL the benchmarks send is the
+	// near cache's read, which calls GET once, so GETs sent by clients are the GETs
+	// counted less the EVALs. Without EVALs and DELs (every cell but the near-cache
+	// ones), the count is SET + GET + MGET as before.
+	static long commandsSent(long sets, long gets, long mgets, long evals, long dels) {
+		return sets + Math.max(0, gets - evals) + mgets + evals + dels;
+	}
+
+	// The near-cache cells serve most operations without a command: their figures are
+	// per operation the caller made (one latency recorded each), not per command.
+	private static void addPerClientOperation(Map<String, Object> record, double seconds, long commands,
+			double clientCpuMicros, double serverCpuMicros) {
+		if (!(record.get("latencyCount") instanceof Long operations) || operations == 0) {
+			return;
+		}
+		record.put("clientOpsPerSec", operations / seconds);
+		record.put("commandsPerClientOp", (double) commands / operations);
+		record.put("clientCpuUsPerClientOp", clientCpuMicros / operations);
+		record.put("serverCpuUsPerClientOp", serverCpuMicros / operations);
 	}
 
 	@Override

@@ -48,6 +48,8 @@ public abstract class RedisBenchmarkState {
 
 	private final OperationLatencies latencies = new OperationLatencies();
 
+	private String benchmark = "";
+
 	/**
 	 * Start the server, write the keys and open the client.
 	 * @param benchmark the JMH parameters of the trial
@@ -55,6 +57,7 @@ public abstract class RedisBenchmarkState {
 	 */
 	@Setup(Level.Trial)
 	public final void startTrial(BenchmarkParams benchmark) throws Exception {
+		this.benchmark = benchmark.getBenchmark();
 		if (cluster()) {
 			startCluster(benchmark);
 			return;
@@ -173,6 +176,15 @@ public abstract class RedisBenchmarkState {
 	 */
 	protected final OperationLatencies latencies() {
 		return this.latencies;
+	}
+
+	/**
+	 * Return the benchmark method the trial runs, for a client that prepares what only
+	 * some of them need.
+	 * @return the method's name, without its class
+	 */
+	protected final String benchmarkMethod() {
+		return this.benchmark.substring(this.benchmark.lastIndexOf('.') + 1);
 	}
 
 	/**

@@ -66,6 +66,8 @@ public final class ServerCounter implements AutoCloseable {
 		long sets = 0;
 		long gets = 0;
 		long mgets = 0;
+		long evals = 0;
+		long dels = 0;
 		long reads = 0;
 		long writes = 0;
 		double cpuSeconds = 0;
@@ -75,6 +77,8 @@ public final class ServerCounter implements AutoCloseable {
 			sets += calls(commands.get("cmdstat_set"));
 			gets += calls(commands.get("cmdstat_get"));
 			mgets += calls(commands.get("cmdstat_mget"));
+			evals += calls(commands.get("cmdstat_eval")) + calls(commands.get("cmdstat_evalsha"));
+			dels += calls(commands.get("cmdstat_del")) + calls(commands.get("cmdstat_unlink"));
 			reads += Long.parseLong(stats.getOrDefault("total_reads_processed", "0"));
 			writes += Long.parseLong(stats.getOrDefault("total_writes_processed", "0"));
 			cpuSeconds += cpuSeconds(admin);
@@ -82,7 +86,7 @@ public final class ServerCounter implements AutoCloseable {
 		for (RespClient admin : this.cpuOnly) {
 			cpuSeconds += cpuSeconds(admin);
 		}
-		return new ServerSample(sets, gets, mgets, cpuSeconds, reads, writes);
+		return new ServerSample(sets, gets, mgets, evals, dels, cpuSeconds, reads, writes);
 	}
 
 	private static double cpuSeconds(RespClient admin) {
@@ -95,8 +99,14 @@ public final class ServerCounter implements AutoCloseable {
 		return RedisInfo.parse(admin.commandAsString("INFO", section));
 	}
 
-	// "calls=123,usec=456,usec_per_call=3.70,rejected_calls=0,failed_calls=0"
-	static long calls(@Nullable String commandStats) {
+	/**
+	 * Read the number of calls from a command's line of {@code INFO commandstats}, such
+	 * as {@code calls=123,usec=456,usec_per_call=3.70,rejected_calls=0,failed_calls=0}.
+	 * @param commandStats the line's value, or null when the server has not run the
+	 * command
+	 * @return the number of calls
+	 */
+	public static long calls(@Nullable String commandStats) {
 		if (commandStats == null) {
 			return 0;
 		}
