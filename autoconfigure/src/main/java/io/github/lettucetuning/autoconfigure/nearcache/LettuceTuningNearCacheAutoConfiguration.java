@@ -37,4 +37,9 @@ public final class LettuceTuningNearCacheAutoConfiguration {
 		return new NearCacheManagerCustomizer(connectionFactory::getIfUnique, properties.getNearCache());
 	}
 
+	@Bean
+	NearCacheTrackingLifecycle nearCacheTrackingLifecycle(NearCacheManagerCustomizer nearCacheManagerCustomizer) {
+		return new NearCacheTrackingLifecycle(nearCacheManagerCustomizer);
+	}
+
 }
