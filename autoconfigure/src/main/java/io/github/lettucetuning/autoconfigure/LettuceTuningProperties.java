@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties of lettuce-tuning. Every {@code spring.data.redis.*} property
@@ -365,6 +366,12 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private long maximumSize = 10000;
 
+		/**
+		 * Most bytes of keys and values kept in memory, over all near caches of the
+		 * application, in place of a bound by entries. Unset bounds by entries.
+		 */
+		private @Nullable DataSize maximumBytes;
+
 		public List<String> getCaches() {
 			return this.caches;
 		}
@@ -379,6 +386,14 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public void setMaximumSize(long maximumSize) {
 			this.maximumSize = maximumSize;
+		}
+
+		public @Nullable DataSize getMaximumBytes() {
+			return this.maximumBytes;
+		}
+
+		public void setMaximumBytes(@Nullable DataSize maximumBytes) {
+			this.maximumBytes = maximumBytes;
 		}
 
 	}
