@@ -368,7 +368,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		/**
 		 * Most bytes of keys and values kept in memory, over all near caches of the
-		 * application, in place of a bound by entries. Unset bounds by entries.
+		 * application, in place of maximum-size, which must then be left unset. Unset
+		 * bounds by entries.
 		 */
 		private @Nullable DataSize maximumBytes;
 
@@ -660,8 +661,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		/**
 		 * Whether to register lettuce-tuning's meters: shared connections, dedicated
-		 * pool, expiry timer, reconnects, topology refreshes, redirections and command
-		 * timeouts.
+		 * pool, expiry timer, reconnects, topology refreshes, redirections, command
+		 * timeouts and the near cache.
 		 */
 		private boolean enabled = true;
 
