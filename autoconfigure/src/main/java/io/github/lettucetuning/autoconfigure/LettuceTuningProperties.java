@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties of lettuce-tuning. Every {@code spring.data.redis.*} property
@@ -365,6 +366,13 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private long maximumSize = 10000;
 
+		/**
+		 * Most bytes of keys and values kept in memory, over all near caches of the
+		 * application, in place of maximum-size, which must then be left unset. Unset
+		 * bounds by entries.
+		 */
+		private @Nullable DataSize maximumBytes;
+
 		public List<String> getCaches() {
 			return this.caches;
 		}
@@ -379,6 +387,14 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public void setMaximumSize(long maximumSize) {
 			this.maximumSize = maximumSize;
+		}
+
+		public @Nullable DataSize getMaximumBytes() {
+			return this.maximumBytes;
+		}
+
+		public void setMaximumBytes(@Nullable DataSize maximumBytes) {
+			this.maximumBytes = maximumBytes;
 		}
 
 	}
@@ -645,8 +661,8 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		/**
 		 * Whether to register lettuce-tuning's meters: shared connections, dedicated
-		 * pool, expiry timer, reconnects, topology refreshes, redirections and command
-		 * timeouts.
+		 * pool, expiry timer, reconnects, topology refreshes, redirections, command
+		 * timeouts and the near cache.
 		 */
 		private boolean enabled = true;
 

@@ -8,6 +8,7 @@ import io.github.lettucetuning.timeout.WheelTimerOptions;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Rejects {@link LettuceTuningProperties} that cannot work, before anything connects.
@@ -120,6 +121,11 @@ final class LettuceTuningPropertiesValidator {
 		if (nearCache.getMaximumSize() < 1) {
 			throw invalid("near-cache.maximum-size", nearCache.getMaximumSize(),
 					"it must be at least 1; set the most entries to keep in memory, 10000 is the default");
+		}
+		DataSize maximumBytes = nearCache.getMaximumBytes();
+		if (maximumBytes != null && maximumBytes.toBytes() < 1) {
+			throw invalid("near-cache.maximum-bytes", maximumBytes, "it must be at least 1B; set the most bytes of "
+					+ "keys and values to keep in memory (e.g. 64MB), or remove it to bound by entries");
 		}
 	}
 

@@ -26,13 +26,15 @@ import org.jspecify.annotations.Nullable;
  * {@code null} when not followed
  * @param roleChanges the demoted primaries followed, or {@code null} when the connections
  * do not follow them (a cluster, read-from, or switched off)
+ * @param nearCache the near cache's tracking, size and reads, or {@code null} when it is
+ * off
  * @since 0.1.0
  */
 public record LiveState(ClientState.Connections connections, @Nullable PoolSnapshot pool, TimerState timer,
 		ClientState.@Nullable Events events, ClientState.@Nullable Topology topology,
 		ClientState.@Nullable Outages outages, ClientState.@Nullable EventLoops eventLoops,
 		ClientState.Subscriptions subscriptions, ClientState.@Nullable Credentials credentials,
-		ClientState.@Nullable RoleChanges roleChanges) {
+		ClientState.@Nullable RoleChanges roleChanges, ClientState.@Nullable NearCache nearCache) {
 
 	/**
 	 * Show a state as the endpoint does.
@@ -42,7 +44,7 @@ public record LiveState(ClientState.Connections connections, @Nullable PoolSnaps
 	public static LiveState of(ClientState state) {
 		return new LiveState(state.connections(), state.pool(), TimerState.of(state.timer()), state.events(),
 				state.topology(), state.outages(), state.eventLoops(), state.subscriptions(), state.credentials(),
-				state.roleChanges());
+				state.roleChanges(), state.nearCache());
 	}
 
 	/**

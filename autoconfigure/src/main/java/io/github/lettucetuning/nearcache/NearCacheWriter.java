@@ -3,9 +3,15 @@ package io.github.lettucetuning.nearcache;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -13,6 +19,10 @@ import java.util.function.Supplier;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Policy;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import com.github.benmanes.caffeine.cache.stats.StatsCounter;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.cache.CacheStatistics;
@@ -43,6 +53,12 @@ import org.springframework.data.redis.connection.ReturnType;
  * that copy.</li>
  * </ol>
  * Caches not named, and reads that refresh a time to idle, go straight to the delegate.
+ * <p>
+ * The store is bounded by entries or by the bytes of keys and values, over all near
+ * caches. What it does is counted without a lock ({@link #statistics()}): reads served
+ * from memory, read from Redis, or sent to Redis because tracking was not on, per cache;
+ * the keys Redis invalidated and its flushes; the entries evicted by the bound or
+ * expired.
  *
  * @since 0.1.0
  */
@@ -65,7 +81,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	}
 
 	/**
-	 * Create a writer and the store behind it.
+	 * Create a writer and the store behind it, bounded by entries.
 	 * @param delegate the writer that talks to Redis; a non-locking one, as Spring Boot's
 	 * @param cached which cache names have a near cache
 	 * @param maximumSize the most entries kept, over all caches
@@ -74,7 +90,20 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	 */
 	public static NearCacheWriter create(RedisCacheWriter delegate, Predicate<String> cached, long maximumSize,
 			Function<InvalidationTracking.Invalidations, InvalidationTracking> tracking) {
-		LocalStore store = new LocalStore(maximumSize);
+		return create(delegate, cached, Bound.entries(maximumSize), tracking);
+	}
+
+	/**
+	 * Create a writer and the store behind it.
+	 * @param delegate the writer that talks to Redis; a non-locking one, as Spring Boot's
+	 * @param cached which cache names have a near cache
+	 * @param bound how much the store keeps, over all caches
+	 * @param tracking supplies the tracking; it is given the store's invalidations
+	 * @return the writer
+	 */
+	public static NearCacheWriter create(RedisCacheWriter delegate, Predicate<String> cached, Bound bound,
+			Function<InvalidationTracking.Invalidations, InvalidationTracking> tracking) {
+		LocalStore store = new LocalStore(bound);
 		store.tracking = tracking.apply(store);
 		return new NearCacheWriter(delegate, cached, store);
 	}
@@ -93,6 +122,14 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	 */
 	public long localSize() {
 		return this.store.cache.estimatedSize();
+	}
+
+	/**
+	 * What the store holds and has done since it was created.
+	 * @return a snapshot of the counts
+	 */
+	public Statistics statistics() {
+		return this.store.statistics();
 	}
 
 	@Override
@@ -133,7 +170,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	@Override
 	public CompletableFuture<byte[]> retrieve(String name, byte[] key, @Nullable Duration ttl) {
 		if (this.cached.test(name) && ttl == null) {
-			byte[] local = this.store.local(key);
+			byte[] local = this.store.local(key, this.store.reads(name));
 			if (local != null) {
 				return CompletableFuture.completedFuture(local);
 			}
@@ -208,7 +245,8 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	}
 
 	private byte @Nullable [] read(String name, byte[] key) {
-		return this.store.read(key, () -> this.delegate.execute((connection) -> readWithTtl(connection, key)),
+		return this.store.read(key, this.store.reads(name),
+				() -> this.delegate.execute((connection) -> readWithTtl(connection, key)),
 				() -> this.delegate.get(name, key));
 	}
 
@@ -243,7 +281,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	// The store does not know which cache a key belongs to; all of it goes.
 	private void dropAllIfCached(String name) {
 		if (this.cached.test(name)) {
-			this.store.invalidateAll();
+			this.store.clear();
 		}
 	}
 
@@ -257,6 +295,141 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	}
 
 	record ValueWithTtl(byte[] value, long pttlMillis) {
+	}
+
+	/**
+	 * How much the store keeps, over all near caches.
+	 *
+	 * @param maximum the most entries, or the most bytes of keys and values
+	 * @param unit what the maximum counts
+	 */
+	public record Bound(long maximum, Unit unit) {
+
+		/**
+		 * Bound the store by entries.
+		 * @param maximumSize the most entries
+		 * @return the bound
+		 */
+		public static Bound entries(long maximumSize) {
+			return new Bound(maximumSize, Unit.ENTRIES);
+		}
+
+		/**
+		 * Bound the store by the bytes of its keys and values.
+		 * @param maximumBytes the most bytes
+		 * @return the bound
+		 */
+		public static Bound bytes(long maximumBytes) {
+			return new Bound(maximumBytes, Unit.BYTES);
+		}
+
+		/**
+		 * What a bound counts.
+		 */
+		public enum Unit {
+
+			/**
+			 * Entries, whatever their size.
+			 */
+			ENTRIES,
+
+			/**
+			 * Bytes of the keys and values, as Redis stores them; the heap they take is
+			 * larger (object headers, the cache's own nodes).
+			 */
+			BYTES
+
+		}
+
+	}
+
+	/**
+	 * What the store holds and has done since it was created.
+	 *
+	 * @param entries the entries held, reads waiting for Redis's reply included
+	 * @param bound the bound
+	 * @param weight the bytes of keys and values held when the store is bounded by bytes,
+	 * or {@code null}
+	 * @param reads the reads per cache name, in the order the caches were first read
+	 * @param invalidatedKeys the keys Redis's invalidations named, kept here or not
+	 * @param flushes the invalidations of every key that Redis sent while tracking was on
+	 * ({@code FLUSHALL}, {@code FLUSHDB})
+	 * @param evictedBySize the entries evicted to stay within the bound
+	 * @param expired the entries dropped when their time to live was up
+	 */
+	public record Statistics(long entries, Bound bound, @Nullable Long weight, Map<String, CacheReads> reads,
+			long invalidatedKeys, long flushes, long evictedBySize, long expired) {
+	}
+
+	/**
+	 * The reads of one cache.
+	 *
+	 * @param hits reads served from memory
+	 * @param misses reads sent to Redis while tracking was on (the value was not held,
+	 * had expired, or the lease had run out)
+	 * @param bypassed reads sent to Redis because tracking was not on: not started yet,
+	 * interrupted, or not possible
+	 */
+	public record CacheReads(long hits, long misses, long bypassed) {
+	}
+
+	// Counted on every read: LongAdders, which take no lock and spread contended
+	// increments over cells.
+	private static final class ReadCounts {
+
+		private final LongAdder hits = new LongAdder();
+
+		private final LongAdder misses = new LongAdder();
+
+		private final LongAdder bypassed = new LongAdder();
+
+		CacheReads snapshot() {
+			return new CacheReads(this.hits.sum(), this.misses.sum(), this.bypassed.sum());
+		}
+
+	}
+
+	// Caffeine's counter of what it does itself; only its evictions mean anything here.
+	// Its hits and misses would count a read that finds another read's placeholder as a
+	// hit, so the store counts reads itself.
+	private static final class EvictionCounter implements StatsCounter {
+
+		private final LongAdder bySize = new LongAdder();
+
+		private final LongAdder expired = new LongAdder();
+
+		@Override
+		public void recordHits(int count) {
+		}
+
+		@Override
+		public void recordMisses(int count) {
+		}
+
+		@Override
+		public void recordLoadSuccess(long loadTime) {
+		}
+
+		@Override
+		public void recordLoadFailure(long loadTime) {
+		}
+
+		@Override
+		public void recordEviction(int weight, RemovalCause cause) {
+			if (cause == RemovalCause.SIZE) {
+				this.bySize.increment();
+			}
+			else if (cause == RemovalCause.EXPIRED) {
+				this.expired.increment();
+			}
+		}
+
+		@Override
+		public CacheStats snapshot() {
+			long evictions = this.bySize.sum() + this.expired.sum();
+			return CacheStats.of(0, 0, 0, 0, 0, evictions, 0);
+		}
+
 	}
 
 	/**
@@ -288,14 +461,61 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 		private final Cache<ByteBuffer, Object> cache;
 
+		private final Bound bound;
+
+		private final EvictionCounter evictions = new EvictionCounter();
+
+		private final ConcurrentMap<String, ReadCounts> reads = new ConcurrentHashMap<>();
+
+		private final LongAdder invalidatedKeys = new LongAdder();
+
+		private final LongAdder flushes = new LongAdder();
+
 		private @Nullable InvalidationTracking tracking;
 
-		LocalStore(long maximumSize) {
-			this.cache = Caffeine.newBuilder()
-				.maximumSize(maximumSize)
-				.executor(Runnable::run)
+		LocalStore(Bound bound) {
+			this.bound = bound;
+			Caffeine<Object, Object> builder = Caffeine.newBuilder();
+			if (bound.unit() == Bound.Unit.BYTES) {
+				builder.maximumWeight(bound.maximum()).weigher(LocalStore::weigh);
+			}
+			else {
+				builder.maximumSize(bound.maximum());
+			}
+			this.cache = builder.executor(Runnable::run)
 				.expireAfter(new EntryExpiry())
+				.recordStats(() -> this.evictions)
 				.build();
+		}
+
+		// The bytes of the key and of the value as Redis stores them; a placeholder
+		// weighs its key. Read once, when an entry is put or replaced.
+		private static int weigh(ByteBuffer key, Object value) {
+			long bytes = key.remaining() + ((value instanceof Entry entry) ? entry.value().length : 0);
+			return (int) Math.min(bytes, Integer.MAX_VALUE);
+		}
+
+		ReadCounts reads(String name) {
+			ReadCounts counts = this.reads.get(name);
+			return (counts != null) ? counts : this.reads.computeIfAbsent(name, (key) -> new ReadCounts());
+		}
+
+		Statistics statistics() {
+			Map<String, CacheReads> byCache = new LinkedHashMap<>();
+			this.reads.forEach((name, counts) -> byCache.put(name, counts.snapshot()));
+			return new Statistics(this.cache.estimatedSize(), this.bound, weight(), byCache, this.invalidatedKeys.sum(),
+					this.flushes.sum(), this.evictions.bySize.sum(), this.evictions.expired.sum());
+		}
+
+		private @Nullable Long weight() {
+			if (this.bound.unit() != Bound.Unit.BYTES) {
+				return null;
+			}
+			OptionalLong weight = this.cache.policy()
+				.eviction()
+				.map(Policy.Eviction::weightedSize)
+				.orElse(OptionalLong.empty());
+			return weight.isPresent() ? weight.getAsLong() : null;
 		}
 
 		InvalidationTracking tracking() {
@@ -306,25 +526,35 @@ public final class NearCacheWriter implements RedisCacheWriter {
 			return current;
 		}
 
-		byte @Nullable [] local(byte[] key) {
-			if (!tracking().serves()) {
+		byte @Nullable [] local(byte[] key, ReadCounts counts) {
+			InvalidationTracking tracking = tracking();
+			if (!tracking.serves()) {
+				(tracking.isTracking() ? counts.misses : counts.bypassed).increment();
 				return null;
 			}
 			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
-			return (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0) ? entry.value : null;
+			if (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0) {
+				counts.hits.increment();
+				return entry.value;
+			}
+			counts.misses.increment();
+			return null;
 		}
 
-		byte @Nullable [] read(byte[] key, Supplier<@Nullable ValueWithTtl> fromRedis,
+		byte @Nullable [] read(byte[] key, ReadCounts counts, Supplier<@Nullable ValueWithTtl> fromRedis,
 				Supplier<byte @Nullable []> bypass) {
 			InvalidationTracking tracking = tracking();
 			long epoch = tracking.epoch();
 			if ((epoch & 1) == 0) {
+				counts.bypassed.increment();
 				return bypass.get();
 			}
 			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
 			if (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0 && tracking.serves(epoch)) {
+				counts.hits.increment();
 				return entry.value;
 			}
+			counts.misses.increment();
 			ByteBuffer local = ByteBuffer.wrap(key.clone());
 			Placeholder placeholder = placeholder(local, epoch);
 			boolean installed = false;
@@ -379,15 +609,27 @@ public final class NearCacheWriter implements RedisCacheWriter {
 			this.cache.invalidate(ByteBuffer.wrap(key));
 		}
 
+		// A write through the cache: not an invalidation Redis sent.
+		void clear() {
+			this.cache.invalidateAll();
+		}
+
 		@Override
 		public void invalidate(List<byte[]> keys) {
+			this.invalidatedKeys.add(keys.size());
 			for (byte[] key : keys) {
 				this.cache.invalidate(ByteBuffer.wrap(key));
 			}
 		}
 
+		// The tracking calls this for a flush, while tracking is on, and for its own
+		// loss, after it has ended tracking: only the first is Redis's invalidation.
 		@Override
 		public void invalidateAll() {
+			InvalidationTracking current = this.tracking;
+			if (current != null && current.isTracking()) {
+				this.flushes.increment();
+			}
 			this.cache.invalidateAll();
 		}
 

@@ -33,12 +33,14 @@ import org.jspecify.annotations.Nullable;
  * {@code null} when not followed
  * @param roleChanges the demoted primaries followed, or {@code null} when the connections
  * do not follow them (a cluster, read-from, or switched off)
+ * @param nearCache the near cache of Spring Boot's RedisCacheManager, or {@code null}
+ * when it is off
  * @since 0.1.0
  */
 public record ClientState(String mode, Duration commandTimeout, Connections connections, @Nullable PoolSnapshot pool,
 		TimerSnapshot timer, @Nullable Events events, @Nullable Topology topology, @Nullable Outages outages,
 		@Nullable EventLoops eventLoops, Subscriptions subscriptions, @Nullable Credentials credentials,
-		@Nullable RoleChanges roleChanges) {
+		@Nullable RoleChanges roleChanges, @Nullable NearCache nearCache) {
 
 	/**
 	 * Return who is at fault now, if anything is wrong: a loop the application blocks
@@ -337,6 +339,62 @@ public record ClientState(String mode, Duration commandTimeout, Connections conn
 	 * @param failedCommands how many commands waiting on the connection failed
 	 */
 	public record RoleChange(Instant at, String server, String endpoint, String action, int failedCommands) {
+	}
+
+	/**
+	 * The near cache: one store in memory behind every near cache, fed by one tracking.
+	 *
+	 * @param caches the cache names configured, or {@code *} for every cache
+	 * @param tracking where the tracking stands: {@code starting}, {@code tracking}
+	 * (values are served from memory), {@code interrupted} (lost after it had been on;
+	 * reads go to Redis until it is back), {@code unsupported} (never possible here;
+	 * every read goes to Redis), {@code closed}, or {@code unused} while no cache manager
+	 * has been built with the near cache
+	 * @param unsupportedReason why every read goes to Redis for good, or {@code null}
+	 * @param interruptions how many times tracking was lost after it had been on
+	 * @param entries the entries held, reads waiting for Redis included
+	 * @param bound what bounds the store: {@code entries} or {@code bytes}
+	 * @param maximum the most entries, or bytes of keys and values, the store keeps
+	 * @param bytes the bytes of keys and values held when bounded by bytes, or
+	 * {@code null}
+	 * @param invalidatedKeys the keys Redis's invalidations named
+	 * @param flushes the invalidations of every key ({@code FLUSHALL}, {@code FLUSHDB})
+	 * @param evictedBySize the entries evicted to stay within the bound
+	 * @param expired the entries dropped when their time to live was up
+	 * @param reads the reads of each cache: the caches configured by name, then any other
+	 * cache read so far
+	 */
+	public record NearCache(List<String> caches, String tracking, @Nullable String unsupportedReason,
+			long interruptions, long entries, String bound, long maximum, @Nullable Long bytes, long invalidatedKeys,
+			long flushes, long evictedBySize, long expired, List<NearCacheReads> reads) {
+
+		/**
+		 * Return the reads of all caches together.
+		 * @return the sums
+		 */
+		public NearCacheReads total() {
+			long hits = 0;
+			long misses = 0;
+			long bypassed = 0;
+			for (NearCacheReads cache : this.reads) {
+				hits += cache.hits();
+				misses += cache.misses();
+				bypassed += cache.bypassed();
+			}
+			return new NearCacheReads("*", hits, misses, bypassed);
+		}
+
+	}
+
+	/**
+	 * The reads of one near cache since startup.
+	 *
+	 * @param cache the cache name, or {@code *} for all caches together
+	 * @param hits reads served from memory
+	 * @param misses reads sent to Redis while tracking was on
+	 * @param bypassed reads sent to Redis because tracking was not on
+	 */
+	public record NearCacheReads(String cache, long hits, long misses, long bypassed) {
 	}
 
 }

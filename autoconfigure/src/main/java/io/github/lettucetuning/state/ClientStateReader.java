@@ -12,6 +12,7 @@ import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.eventloop.BlockedEventLoop;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
+import io.github.lettucetuning.nearcache.NearCaches;
 import io.github.lettucetuning.observation.CommandObservationPath;
 import io.github.lettucetuning.resilience.MaintenanceNotifications;
 import io.github.lettucetuning.resilience.OutageGuard;
@@ -31,10 +32,11 @@ import org.springframework.util.Assert;
 /**
  * The one reader of the running client: the connection factory, the client resources as
  * built, the outage guard, the watchdog over the event loops, the expiry timer, the
- * credentials tracker, the client events and the socket settings. The {@code redis}
- * health, the {@code lettuce.tuning.*} meters and the {@code lettuce} endpoint take what
- * they show from its {@link ClientState} and its {@link EffectiveConfiguration}, and from
- * nothing else of the client, so they cannot disagree about a fact.
+ * credentials tracker, the client events, the socket settings and the near cache. The
+ * {@code redis} health, the {@code lettuce.tuning.*} meters and the {@code lettuce}
+ * endpoint take what they show from its {@link ClientState} and its
+ * {@link EffectiveConfiguration}, and from nothing else of the client, so they cannot
+ * disagree about a fact.
  * <p>
  * Each {@link #read()} takes a new snapshot; nothing is cached and nothing is recorded
  * per command.
@@ -65,6 +67,8 @@ public final class ClientStateReader {
 
 	private final Supplier<@Nullable ServerIdentity> server;
 
+	private final @Nullable NearCaches nearCaches;
+
 	private ClientStateReader(Builder builder) {
 		this.factory = builder.factory;
 		ClientResources resources = builder.resources;
@@ -79,6 +83,7 @@ public final class ClientStateReader {
 		this.timerOwner = builder.timerOwner;
 		this.health = builder.health;
 		this.server = builder.server;
+		this.nearCaches = builder.nearCaches;
 	}
 
 	/**
@@ -152,6 +157,15 @@ public final class ClientStateReader {
 		return this.watchdog != null;
 	}
 
+	/**
+	 * Read the near cache alone, as {@link #read()} would, without reading the client:
+	 * for the near-cache meters, which read it on every scrape.
+	 * @return the near cache, or {@code null} when it is off
+	 */
+	public ClientState.@Nullable NearCache readNearCache() {
+		return nearCache();
+	}
+
 	private ClientState read(boolean soon) {
 		ClientResources resources = this.resources.get();
 		OutageGuard guard = installedGuard(resources);
@@ -160,7 +174,7 @@ public final class ClientStateReader {
 		return new ClientState(mode, this.factory.getClientConfiguration().getCommandTimeout(),
 				connections(connections), PoolSnapshot.of(this.factory), TimerSnapshot.of(resources.timer()), events(),
 				topology(), outages(guard), eventLoops(guard, soon), subscriptions(this.factory.getSubscriptionWatch()),
-				credentials(), roleChanges(this.factory.getRoleChangeGuard()));
+				credentials(), roleChanges(this.factory.getRoleChangeGuard()), nearCache());
 	}
 
 	// The guard is on the connections only if the client resources carry it: not when
@@ -287,6 +301,11 @@ public final class ClientStateReader {
 		return new ClientState.RoleChanges(guard.reconnects(), guard.minInterval(), change);
 	}
 
+	private ClientState.@Nullable NearCache nearCache() {
+		NearCaches nearCaches = this.nearCaches;
+		return (nearCaches != null) ? NearCacheSnapshot.of(nearCaches) : null;
+	}
+
 	/**
 	 * Builds a {@link ClientStateReader}; every part but the factory is optional.
 	 */
@@ -314,6 +333,8 @@ public final class ClientStateReader {
 				false);
 
 		private Supplier<@Nullable ServerIdentity> server = () -> null;
+
+		private @Nullable NearCaches nearCaches;
 
 		private Builder(LettuceTuningConnectionFactory factory) {
 			Assert.notNull(factory, "'factory' must not be null");
@@ -422,6 +443,16 @@ public final class ClientStateReader {
 		public Builder server(Supplier<@Nullable ServerIdentity> server) {
 			Assert.notNull(server, "'server' must not be null");
 			this.server = server;
+			return this;
+		}
+
+		/**
+		 * Set the near cache of Spring Boot's RedisCacheManager.
+		 * @param nearCaches the near cache, or {@code null} when it is off
+		 * @return {@code this}
+		 */
+		public Builder nearCaches(@Nullable NearCaches nearCaches) {
+			this.nearCaches = nearCaches;
 			return this;
 		}
 

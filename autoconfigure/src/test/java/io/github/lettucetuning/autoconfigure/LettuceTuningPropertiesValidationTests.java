@@ -42,6 +42,7 @@ class LettuceTuningPropertiesValidationTests {
 			resilience.role-change.min-interval=0s     | 0ms     | role-change.enabled=false
 			health.timeout=0s                          | 0ms     | 2s is the default
 			near-cache.maximum-size=0                  | 0       | 10000 is the default
+			near-cache.maximum-bytes=0B                | 0B      | remove it to bound by entries
 			near-cache.caches=*,books                  | [*, books] | alone, or list the cache names without it
 			""")
 	void invalidValueFailsStartupWithBootsAnalysisNamingPropertyValueAndFix(String setting, String value, String fix) {

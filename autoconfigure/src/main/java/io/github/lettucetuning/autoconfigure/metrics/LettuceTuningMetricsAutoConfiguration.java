@@ -9,6 +9,7 @@ import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.metrics.ClientEventMetrics;
 import io.github.lettucetuning.metrics.ConnectionMetrics;
 import io.github.lettucetuning.metrics.DedicatedPoolMetrics;
+import io.github.lettucetuning.metrics.NearCacheMetrics;
 import io.github.lettucetuning.metrics.OutageMetrics;
 import io.github.lettucetuning.metrics.TimerMetrics;
 import io.github.lettucetuning.resilience.OutageGuard;
@@ -105,6 +106,11 @@ public final class LettuceTuningMetricsAutoConfiguration {
 		@Bean
 		ClientEventMetrics lettuceTuningClientEventMetrics(ClientEventRecorder clientEventRecorder) {
 			return new ClientEventMetrics(clientEventRecorder);
+		}
+
+		@Bean
+		NearCacheMetrics lettuceTuningNearCacheMetrics(ClientStateReader clientState) {
+			return new NearCacheMetrics(clientState);
 		}
 
 		@Bean

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.nearcache.InvalidationTracking;
 import io.github.lettucetuning.nearcache.NearCacheWriter;
+import io.github.lettucetuning.nearcache.NearCaches;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -24,8 +25,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * Puts a {@link NearCacheWriter} in the place of the builder's cache writer, delegating
- * to a non-locking writer on the same connection factory, as Spring Boot's is. Owns the
- * writer's tracking connection and closes it with the context.
+ * to a non-locking writer on the same connection factory, as Spring Boot's is, and hands
+ * it to the {@link NearCaches} the read side shows. Owns the writer's tracking connection
+ * and closes it with the context.
  */
 class NearCacheManagerCustomizer implements RedisCacheManagerBuilderCustomizer, DisposableBean {
 
@@ -35,12 +37,15 @@ class NearCacheManagerCustomizer implements RedisCacheManagerBuilderCustomizer, 
 
 	private final LettuceTuningProperties.NearCache properties;
 
+	private final NearCaches nearCaches;
+
 	private @Nullable NearCacheWriter writer;
 
 	NearCacheManagerCustomizer(Supplier<@Nullable RedisConnectionFactory> connectionFactory,
-			LettuceTuningProperties.NearCache properties) {
+			LettuceTuningProperties.NearCache properties, NearCaches nearCaches) {
 		this.connectionFactory = connectionFactory;
 		this.properties = properties;
+		this.nearCaches = nearCaches;
 	}
 
 	@Override
@@ -52,10 +57,11 @@ class NearCacheManagerCustomizer implements RedisCacheManagerBuilderCustomizer, 
 		List<String> caches = List.copyOf(this.properties.getCaches());
 		Predicate<String> cached = caches.contains(ALL) ? (name) -> true : Set.copyOf(caches)::contains;
 		NearCacheWriter created = NearCacheWriter.create(RedisCacheWriter.nonLockingRedisCacheWriter(factory), cached,
-				this.properties.getMaximumSize(), (invalidations) -> new InvalidationTracking(() -> client(factory),
+				this.nearCaches.bound(), (invalidations) -> new InvalidationTracking(() -> client(factory),
 						() -> prefixes(builder, caches), invalidations));
 		closeWriter();
 		this.writer = created;
+		this.nearCaches.use(created);
 		builder.cacheWriter(created);
 	}
 

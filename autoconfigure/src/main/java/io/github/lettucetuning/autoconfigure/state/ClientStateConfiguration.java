@@ -6,6 +6,7 @@ import io.github.lettucetuning.connection.LettuceTuningConnectionFactory;
 import io.github.lettucetuning.credentials.CredentialsTracker;
 import io.github.lettucetuning.eventloop.EventLoopWatchdog;
 import io.github.lettucetuning.health.LettuceHealthIndicator;
+import io.github.lettucetuning.nearcache.NearCaches;
 import io.github.lettucetuning.observation.CommandObservationPath;
 import io.github.lettucetuning.resilience.OutageGuard;
 import io.github.lettucetuning.socket.EffectiveSocketSettings;
@@ -28,7 +29,7 @@ import org.springframework.util.ClassUtils;
  * Publishes the {@link ClientStateReader} that the health indicator, the meters and the
  * {@code lettuce} endpoint share: the one place that is handed the parts of the running
  * client. Whatever of them is absent (the outage guard, the watchdog, the credentials
- * tracker, the client event recorder, ...) is left out of the state.
+ * tracker, the client event recorder, the near cache, ...) is left out of the state.
  *
  * @since 0.1.0
  */
@@ -46,7 +47,7 @@ public final class ClientStateConfiguration {
 			ObjectProvider<EventLoopWatchdog> watchdog, ObjectProvider<CommandExpiryTimer> expiryTimer,
 			ObjectProvider<CredentialsTracker> credentials, ObjectProvider<EffectiveSocketSettings> socketSettings,
 			ObjectProvider<ClientEventRecorder> recorder, ObjectProvider<CommandObservationPath> commandMeters,
-			ListableBeanFactory beanFactory) {
+			ObjectProvider<NearCaches> nearCaches, ListableBeanFactory beanFactory) {
 		ClientStateReader.Builder builder = ClientStateReader.builder(connectionFactory)
 			.resources(clientResources)
 			.outageGuard(outageGuard.getIfUnique())
@@ -55,7 +56,8 @@ public final class ClientStateConfiguration {
 			.credentials(credentials.getIfAvailable())
 			.socketSettings(socketSettings.getIfAvailable())
 			.events(recorder.getIfAvailable())
-			.commandMeters(commandMeters.getIfAvailable());
+			.commandMeters(commandMeters.getIfAvailable())
+			.nearCaches(nearCaches.getIfUnique());
 		if (HEALTH_PRESENT) {
 			HealthIndicators.apply(builder, beanFactory);
 		}

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
+import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -15,11 +16,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -35,10 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * Every feature that registers meters is on: shared mode (in-flight gauges), the
  * dedicated pool, lettuce-tuning's timing wheel, the outage guard with its event-loop
- * watchdog, the client event counters and the {@code lettuce.command.*} timers. The
- * cluster counters (topology refreshes and triggers, redirections) are registered in
- * every topology, so a cluster adds tag values but no name; the standalone context
- * exports every name.
+ * watchdog, the client event counters, the {@code lettuce.command.*} timers and the near
+ * cache, bounded by bytes. The cluster counters (topology refreshes and triggers,
+ * redirections) are registered in every topology, so a cluster adds tag values but no
+ * name; the standalone context exports every name.
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -69,7 +73,12 @@ class PrometheusMeterNamesIntegrationTests {
 			"lettuce_tuning_event_loop_blocked_total", "lettuce_tuning_event_loops_blocked",
 			"lettuce_tuning_process_pauses_total", "lettuce_tuning_maintenance_notifications_total",
 			"lettuce_tuning_maintenance_connections", "lettuce_tuning_maintenance_relaxed_commands_total",
-			"lettuce_tuning_connections_moved_total");
+			"lettuce_tuning_connections_moved_total",
+			// NearCacheMetrics
+			"lettuce_tuning_near_cache_gets_total", "lettuce_tuning_near_cache_entries",
+			"lettuce_tuning_near_cache_evictions_total", "lettuce_tuning_near_cache_invalidated_keys_total",
+			"lettuce_tuning_near_cache_flushes_total", "lettuce_tuning_near_cache_tracking",
+			"lettuce_tuning_near_cache_interruptions_total", "lettuce_tuning_near_cache_weight_bytes");
 
 	private final ApplicationContextRunner contextRunner;
 
@@ -78,11 +87,14 @@ class PrometheusMeterNamesIntegrationTests {
 			.withConfiguration(AutoConfigurations.of(LettuceTuningAutoConfiguration.class,
 					DataRedisAutoConfiguration.class, LettuceTuningMetricsAutoConfiguration.class,
 					MetricsAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
-					CompositeMeterRegistryAutoConfiguration.class))
+					CompositeMeterRegistryAutoConfiguration.class, CacheAutoConfiguration.class,
+					LettuceTuningNearCacheAutoConfiguration.class))
+			.withUserConfiguration(CachingConfiguration.class)
 			.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
 					"lettuce.tuning.connection.mode=shared", "lettuce.tuning.timer.type=wheel",
 					"lettuce.tuning.resilience.fail-fast.enabled=true",
-					"lettuce.tuning.resilience.blocked-loop-detection.enabled=true");
+					"lettuce.tuning.resilience.blocked-loop-detection.enabled=true",
+					"lettuce.tuning.near-cache.caches=names", "lettuce.tuning.near-cache.maximum-bytes=1MB");
 	}
 
 	@Test
@@ -145,6 +157,12 @@ class PrometheusMeterNamesIntegrationTests {
 			}
 		}
 		return repeated;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableCaching
+	static class CachingConfiguration {
+
 	}
 
 	private static final class TransactionOfOneSet implements SessionCallback<List<Object>> {

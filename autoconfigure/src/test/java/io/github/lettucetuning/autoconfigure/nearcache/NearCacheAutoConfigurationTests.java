@@ -3,13 +3,17 @@ package io.github.lettucetuning.autoconfigure.nearcache;
 import java.util.List;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.github.lettucetuning.autoconfigure.FailureAnalyses;
+import io.github.lettucetuning.autoconfigure.diagnostics.InvalidTuningPropertyException;
 import io.github.lettucetuning.nearcache.NearCacheWriter;
+import io.github.lettucetuning.nearcache.NearCaches;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -83,6 +87,54 @@ class NearCacheAutoConfigurationTests {
 	void backsOffWhenTheStarterIsDisabled() {
 		this.contextRunner.withPropertyValues("lettuce.tuning.near-cache.caches=books", "lettuce.tuning.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(NearCacheManagerCustomizer.class));
+	}
+
+	@Test
+	void storeIsBoundedByEntriesByDefault() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.near-cache.caches=books")
+			.run((context) -> assertThat(context.getBean(NearCaches.class).bound())
+				.isEqualTo(NearCacheWriter.Bound.entries(10000)));
+	}
+
+	@Test
+	void maximumBytesBoundsTheStoreByBytesInstead() {
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.near-cache.caches=books",
+					"lettuce.tuning.near-cache.maximum-bytes=64MB")
+			.run((context) -> {
+				assertThat(context.getBean(NearCaches.class).bound())
+					.isEqualTo(NearCacheWriter.Bound.bytes(64 * 1024 * 1024));
+				NearCacheWriter writer = (NearCacheWriter) writerOf(context, "books");
+				assertThat(writer.statistics().bound()).isEqualTo(NearCacheWriter.Bound.bytes(64 * 1024 * 1024));
+				assertThat(writer.statistics().weight()).isZero();
+			});
+	}
+
+	@Test
+	void bothBoundsFailStartupNamingBothPropertiesTheirValuesAndTheFix() {
+		this.contextRunner
+			.withPropertyValues("lettuce.tuning.near-cache.caches=books", "lettuce.tuning.near-cache.maximum-size=500",
+					"lettuce.tuning.near-cache.maximum-bytes=64MB")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidTuningPropertyException.class);
+				FailureAnalysis analysis = FailureAnalyses.of(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("'lettuce.tuning.near-cache.maximum-size'")
+					.contains("'500'")
+					.contains("lettuce.tuning.near-cache.maximum-bytes is set too (67108864B)")
+					.contains("not both");
+				assertThat(analysis.getAction()).contains("Remove lettuce.tuning.near-cache.maximum-size")
+					.contains("or lettuce.tuning.near-cache.maximum-bytes");
+			});
+	}
+
+	@Test
+	void namedCachesAreHandedToTheReadSide() {
+		this.contextRunner.withPropertyValues("lettuce.tuning.near-cache.caches=books,authors").run((context) -> {
+			NearCaches nearCaches = context.getBean(NearCaches.class);
+			assertThat(nearCaches.caches()).containsExactly("books", "authors");
+			assertThat(nearCaches.writer()).isSameAs(writerOf(context, "books"));
+		});
 	}
 
 	@Test
