@@ -244,10 +244,13 @@ public final class NearCacheWriter implements RedisCacheWriter {
 				this.store);
 	}
 
+	// The store calls back for the round trip on a miss only: a hit builds nothing.
 	private byte @Nullable [] read(String name, byte[] key) {
-		return this.store.read(key, this.store.reads(name),
-				() -> this.delegate.execute((connection) -> readWithTtl(connection, key)),
-				() -> this.delegate.get(name, key));
+		return this.store.read(name, key, this.store.reads(name), this);
+	}
+
+	private @Nullable ValueWithTtl readFromRedis(byte[] key) {
+		return this.delegate.execute((connection) -> readWithTtl(connection, key));
 	}
 
 	// A write through the cache drops the local copy when it is sent and again when it
@@ -495,6 +498,12 @@ public final class NearCacheWriter implements RedisCacheWriter {
 			return (int) Math.min(bytes, Integer.MAX_VALUE);
 		}
 
+		// A value kept and not expired; a placeholder is no value.
+		private byte @Nullable [] heldValue(byte[] key) {
+			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
+			return (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0) ? entry.value : null;
+		}
+
 		ReadCounts reads(String name) {
 			ReadCounts counts = this.reads.get(name);
 			return (counts != null) ? counts : this.reads.computeIfAbsent(name, (key) -> new ReadCounts());
@@ -532,34 +541,29 @@ public final class NearCacheWriter implements RedisCacheWriter {
 				(tracking.isTracking() ? counts.misses : counts.bypassed).increment();
 				return null;
 			}
-			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
-			if (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0) {
-				counts.hits.increment();
-				return entry.value;
-			}
-			counts.misses.increment();
-			return null;
+			byte[] held = heldValue(key);
+			(held != null ? counts.hits : counts.misses).increment();
+			return held;
 		}
 
-		byte @Nullable [] read(byte[] key, ReadCounts counts, Supplier<@Nullable ValueWithTtl> fromRedis,
-				Supplier<byte @Nullable []> bypass) {
+		byte @Nullable [] read(String name, byte[] key, ReadCounts counts, NearCacheWriter redis) {
 			InvalidationTracking tracking = tracking();
 			long epoch = tracking.epoch();
 			if ((epoch & 1) == 0) {
 				counts.bypassed.increment();
-				return bypass.get();
+				return redis.delegate.get(name, key);
 			}
-			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
-			if (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0 && tracking.serves(epoch)) {
+			byte[] held = heldValue(key);
+			if (held != null && tracking.serves(epoch)) {
 				counts.hits.increment();
-				return entry.value;
+				return held;
 			}
 			counts.misses.increment();
 			ByteBuffer local = ByteBuffer.wrap(key.clone());
 			Placeholder placeholder = placeholder(local, epoch);
 			boolean installed = false;
 			try {
-				ValueWithTtl read = fromRedis.get();
+				ValueWithTtl read = redis.readFromRedis(key);
 				if (read == null) {
 					return null;
 				}
