@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisClusterTest;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisClusterTopology;
@@ -16,9 +14,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
@@ -154,11 +149,7 @@ class NearCacheClusterIntegrationTests {
 			.stream()
 			.map((node) -> node.host() + ":" + node.port())
 			.collect(Collectors.joining(","));
-		return new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
-							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
-			.withUserConfiguration(NearCacheIntegrationTests.CachingConfiguration.class)
+		return NearCacheIntegrationTests.application()
 			.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes, "lettuce.tuning.near-cache.caches=books");
 	}
 

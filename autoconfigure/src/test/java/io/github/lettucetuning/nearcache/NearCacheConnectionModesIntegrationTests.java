@@ -9,8 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import org.awaitility.Awaitility;
@@ -18,10 +16,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.CacheEvict;
 import org.springframework.cache.annotation.CachePut;
@@ -57,10 +51,7 @@ class NearCacheConnectionModesIntegrationTests {
 	@ValueSource(strings = { "shared", "multi", "pooled" })
 	void cacheableMethodsAreServedFromMemoryAndSeeChanges(String mode) {
 		this.redis.node().command("FLUSHALL");
-		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
-							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
+		NearCacheIntegrationTests.application()
 			.withUserConfiguration(BooksConfiguration.class)
 			.withPropertyValues("spring.data.redis.port=" + this.redis.port(), "lettuce.tuning.connection.mode=" + mode,
 					"lettuce.tuning.near-cache.caches=books")

@@ -3,8 +3,6 @@ package io.github.lettucetuning.nearcache;
 import java.time.Duration;
 import java.util.Map;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import io.lettuce.core.protocol.ProtocolVersion;
@@ -12,9 +10,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -40,11 +35,7 @@ class NearCacheFallbackIntegrationTests {
 
 	NearCacheFallbackIntegrationTests(RedisStandalone redis) {
 		this.redis = redis;
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
-							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
-			.withUserConfiguration(NearCacheIntegrationTests.CachingConfiguration.class)
+		this.runner = NearCacheIntegrationTests.application()
 			.withPropertyValues("spring.data.redis.port=" + redis.port(), "lettuce.tuning.near-cache.caches=books");
 	}
 

@@ -48,12 +48,7 @@ class NearCacheIntegrationTests {
 
 	NearCacheIntegrationTests(RedisStandalone redis) {
 		this.redis = redis;
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
-							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
-			.withUserConfiguration(CachingConfiguration.class)
-			.withPropertyValues("spring.data.redis.port=" + redis.port());
+		this.runner = application().withPropertyValues("spring.data.redis.port=" + redis.port());
 	}
 
 	@Test
@@ -211,6 +206,19 @@ class NearCacheIntegrationTests {
 				.rootCause()
 				.hasMessageContaining("lettuce.tuning.near-cache.maximum-size")
 				.hasMessageContaining("at least 1"));
+	}
+
+	/**
+	 * An application with the starter, Boot's cache support and the near cache's
+	 * auto-configuration, and string values in the cache, as the near-cache tests run it.
+	 * @return the runner, without the server's address or the near cache's caches
+	 */
+	static ApplicationContextRunner application() {
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
+							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
+			.withUserConfiguration(CachingConfiguration.class);
 	}
 
 	private ApplicationContextRunner nearCache() {

@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.fault.MaintenanceProxy;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -14,10 +12,6 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 
@@ -49,11 +43,7 @@ class NearCacheLeaseIntegrationTests {
 	@Test
 	void aSilentTrackingConnectionStopsLocalServingWithinTheLease() {
 		try (MaintenanceProxy proxy = MaintenanceProxy.start(this.redis.port())) {
-			new ApplicationContextRunner()
-				.withConfiguration(
-						AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
-								CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
-				.withUserConfiguration(NearCacheIntegrationTests.CachingConfiguration.class)
+			NearCacheIntegrationTests.application()
 				.withPropertyValues("spring.data.redis.port=" + proxy.port(), "lettuce.tuning.near-cache.caches=books")
 				.run((context) -> {
 					Cache books = context.getBean(CacheManager.class).getCache("books");

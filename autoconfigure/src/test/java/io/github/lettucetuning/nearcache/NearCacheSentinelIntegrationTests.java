@@ -3,8 +3,6 @@ package io.github.lettucetuning.nearcache;
 import java.time.Duration;
 import java.util.Map;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisSentinelTest;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisSentinelTopology;
@@ -12,10 +10,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 
@@ -38,11 +32,7 @@ class NearCacheSentinelIntegrationTests {
 
 	@Test
 	void tracksTheMasterAndFollowsAFailover() {
-		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
-							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
-			.withUserConfiguration(NearCacheIntegrationTests.CachingConfiguration.class)
+		NearCacheIntegrationTests.application()
 			.withPropertyValues("spring.data.redis.sentinel.master=" + this.sentinel.masterName(),
 					"spring.data.redis.sentinel.nodes=" + this.sentinel.sentinelNodes(),
 					"lettuce.tuning.near-cache.caches=books")

@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -13,9 +11,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
@@ -42,11 +37,7 @@ class NearCacheServerInvalidationIntegrationTests {
 
 	NearCacheServerInvalidationIntegrationTests(RedisStandalone redis) {
 		this.redis = redis;
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
-							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
-			.withUserConfiguration(NearCacheIntegrationTests.CachingConfiguration.class)
+		this.runner = NearCacheIntegrationTests.application()
 			.withPropertyValues("spring.data.redis.port=" + redis.port(), "lettuce.tuning.near-cache.caches=books");
 	}
 
