@@ -74,7 +74,9 @@ import org.jspecify.annotations.Nullable;
  * {@link WheelTimerOptions#tickDuration()} (default 10 ms). A timeout goes to the bucket
  * of the first tick boundary at or after its deadline, so it fires no earlier than its
  * deadline and, unless the worker is starved or a task blocks it, at most one tick later.
- * Timeouts due in the same tick run in deadline order. The wheel has
+ * A timeout scheduled without delay wakes the worker and runs at once, and one whose
+ * deadline has passed when the worker takes it runs in that pass: neither waits for a
+ * tick. Timeouts due in the same tick run in deadline order. The wheel has
  * {@link WheelTimerOptions#wheelSize()} buckets (default 8192, a span of 81.92 s at 10
  * ms): large enough that typical command timeouts (2 to 60 s) need no extra round, while
  * the wheel stays a 32 KB array of references. Longer delays are still exact: their
@@ -203,6 +205,12 @@ public final class WheelTimer implements Timer {
 	private volatile boolean workerSleeping;
 
 	/**
+	 * Set by a producer that scheduled a timeout with no delay, which the worker then
+	 * runs at once rather than at the next tick. Cleared by the worker.
+	 */
+	private volatile boolean dueNow;
+
+	/**
 	 * Ticks the worker thread has processed; written by the worker only. For tests of the
 	 * idle behaviour.
 	 */
@@ -280,7 +288,7 @@ public final class WheelTimer implements Timer {
 	 * Schedule {@code task} to run once after {@code delay}. Lock-free; wakes the worker
 	 * only when it sleeps for lack of work (the first call starts it).
 	 * @param task the task to run when the timeout expires
-	 * @param delay the delay; zero or negative runs the task at the next tick
+	 * @param delay the delay; zero or negative runs the task at once, on the worker
 	 * @param unit the unit of {@code delay}
 	 * @return a handle that can cancel the task
 	 * @throws IllegalStateException if the timer has been stopped
@@ -296,8 +304,12 @@ public final class WheelTimer implements Timer {
 		}
 		Stripe stripe = stripeOfCurrentThread();
 		reservePendingSlot(stripe);
-		WheelTimeout timeout = new WheelTimeout(this, task, deadlineAfter(unit.toNanos(delay)));
+		long delayNanos = unit.toNanos(delay);
+		WheelTimeout timeout = new WheelTimeout(this, task, deadlineAfter(delayNanos));
 		stripe.pushQueued(timeout);
+		if (delayNanos <= 0) {
+			wakeWorkerNow();
+		}
 		// One volatile read of a field the worker writes only when it falls asleep or
 		// wakes up. The push above is a
 		// compare-and-set, so either this read sees the worker asleep, or the worker,
@@ -571,6 +583,18 @@ public final class WheelTimer implements Timer {
 		}
 	}
 
+	// A task without delay (Lettuce's first reconnect attempt, for one) would otherwise
+	// wait up to a tick. Rare, so an unpark each is cheap; the worker that is between
+	// ticks wakes and runs it, one that is processing a tick sees the flag afterwards.
+	private void wakeWorkerNow() {
+		this.dueNow = true;
+		WORKER_SLEEPING.compareAndSet(this, true, false);
+		Thread worker = this.worker;
+		if (worker != null) {
+			LockSupport.unpark(worker);
+		}
+	}
+
 	/**
 	 * After a tick in which nothing was scheduled, sleep until the earliest deadline in
 	 * the wheel, indefinitely if it is empty, or until a producer schedules a timeout: an
@@ -632,7 +656,7 @@ public final class WheelTimer implements Timer {
 	}
 
 	/**
-	 * Sleep until the given tick has begun.
+	 * Sleep until the given tick has begun, or a timeout without delay was scheduled.
 	 * @param tick the tick to wait for
 	 * @return {@code false} if the timer was stopped meanwhile
 	 */
@@ -641,6 +665,10 @@ public final class WheelTimer implements Timer {
 		for (;;) {
 			if (this.lifecycle == STOPPED) {
 				return false;
+			}
+			if (this.dueNow) {
+				this.dueNow = false;
+				return true;
 			}
 			long remaining = tickStart - elapsedNanos();
 			if (remaining <= 0) {
@@ -651,13 +679,15 @@ public final class WheelTimer implements Timer {
 	}
 
 	private void processDueTicks() {
-		long dueTick = elapsedNanos() / this.tickNanos;
+		long now = elapsedNanos();
+		long dueTick = now / this.tickNanos;
 		unlinkCancelled();
 		// After a long pause, one revolution visits every bucket; the due check below
 		// catches all overdue entries.
 		long firstTick = Math.max(this.lastTick + 1, dueTick - this.bucketMask);
-		this.quietTick = linkQueued(firstTick) == 0;
-		int expired = 0;
+		int claimedBefore = this.expiredBatchSize;
+		this.quietTick = linkQueued(firstTick, now) == 0;
+		int expired = this.expiredBatchSize - claimedBefore;
 		for (long tick = firstTick; tick <= dueTick; tick++) {
 			expired += expireBucket((int) (tick & this.bucketMask), dueTick);
 		}
@@ -687,11 +717,12 @@ public final class WheelTimer implements Timer {
 
 	/**
 	 * Move the timeouts scheduled since the last tick into the wheel, dropping those
-	 * already cancelled.
-	 * @param firstTick the earliest tick still to be processed; overdue timeouts go there
+	 * already cancelled and claiming those already due into the expired batch.
+	 * @param firstTick the earliest tick still to be processed
+	 * @param now the time of this pass
 	 * @return the number of timeouts taken from the stacks, cancelled ones included
 	 */
-	private int linkQueued(long firstTick) {
+	private int linkQueued(long firstTick, long now) {
 		int taken = 0;
 		for (Stripe stripe : this.stripes) {
 			WheelTimeout timeout = stripe.takeQueued();
@@ -702,7 +733,12 @@ public final class WheelTimer implements Timer {
 				// Reading the state first drops cancelled entries without a
 				// compare-and-set.
 				if (timeout.state() == WheelTimeout.QUEUED && timeout.markScheduled()) {
-					link(timeout, Math.max(firstTick, tickOf(timeout.deadline)));
+					if (timeout.deadline > now) {
+						link(timeout, Math.max(firstTick, tickOf(timeout.deadline)));
+					}
+					else if (timeout.markExpired()) {
+						addToExpiredBatch(timeout);
+					}
 				}
 				timeout = next;
 			}

@@ -176,17 +176,36 @@ class WheelTimerTests {
 	}
 
 	@Test
-	void zeroAndNegativeDelaysFireAtTheNextTick() {
+	void zeroAndNegativeDelaysFireInTheNextPassWithoutWaitingForATick() {
 		WheelTimer timer = manualTimer();
 		RecordingTask task = new RecordingTask();
 		advance(timer, Duration.ofMillis(3));
 		timer.newTimeout(task, 0, TimeUnit.MILLISECONDS);
 		timer.newTimeout(task, -5, TimeUnit.SECONDS);
 		timer.newTimeout(task, Long.MIN_VALUE, TimeUnit.NANOSECONDS);
+		RecordingTask later = new RecordingTask();
+		timer.newTimeout(later, 1, TimeUnit.MILLISECONDS);
+		timer.advance();
+		assertThat(task.runs()).isEqualTo(3);
+		assertThat(later.runs()).isZero();
+		assertThat(timer.expiredTimeouts()).isEqualTo(3);
+		assertThat(timer.pendingTimeouts()).isOne();
+		advance(timer, Duration.ofMillis(7));
+		assertThat(later.runs()).isOne();
+		assertThat(timer.pendingTimeouts()).isZero();
+	}
+
+	@Test
+	void timeoutCancelledBeforeThePassThatFindsItDueNeverRuns() {
+		WheelTimer timer = manualTimer();
+		RecordingTask task = new RecordingTask();
+		Timeout timeout = timer.newTimeout(task, 0, TimeUnit.MILLISECONDS);
+		assertThat(timeout.cancel()).isTrue();
 		timer.advance();
 		assertThat(task.runs()).isZero();
-		advance(timer, Duration.ofMillis(7));
-		assertThat(task.runs()).isEqualTo(3);
+		assertThat(timer.expiredTimeouts()).isZero();
+		assertThat(timer.pendingTimeouts()).isZero();
+		assertThat(timer.retainedTimeouts()).isZero();
 	}
 
 	@Test
@@ -647,6 +666,28 @@ class WheelTimerTests {
 			assertThat(fired.await(5, TimeUnit.SECONDS)).as("round %d fired", round).isTrue();
 		}
 		assertThat(timer.expiredTimeouts()).isEqualTo(4000);
+	}
+
+	// Lettuce's first reconnect attempt has no delay: with a tick of 5 s, waiting for the
+	// tick would take seconds, asleep or ticking.
+	@Test
+	@org.junit.jupiter.api.Timeout(30)
+	void workerRunsATimeoutWithoutDelayAtOnce() throws Exception {
+		WheelTimer timer = new WheelTimer(WheelTimerOptions.builder().tickDuration(Duration.ofSeconds(5)).build());
+		this.timers.add(timer);
+		timer.newTimeout(new RecordingTask(), 1, TimeUnit.HOURS);
+		for (int i = 0; i < 3; i++) {
+			long scheduledAt = System.nanoTime();
+			AtomicLong firedAfter = new AtomicLong();
+			CountDownLatch fired = new CountDownLatch(1);
+			timer.newTimeout((timeout) -> {
+				firedAfter.set(System.nanoTime() - scheduledAt);
+				fired.countDown();
+			}, 0, TimeUnit.MILLISECONDS);
+			assertThat(fired.await(20, TimeUnit.SECONDS)).isTrue();
+			assertThat(Duration.ofNanos(firedAfter.get())).as("run %d", i).isLessThan(Duration.ofSeconds(2));
+		}
+		assertThat(timer.pendingTimeouts()).isOne();
 	}
 
 	private static void awaitSleeping(WheelTimer timer) {

@@ -270,6 +270,20 @@ class LettuceTuningSocketConfigurationTests {
 				.isSameAs(DefaultAddressResolverGroup.INSTANCE));
 	}
 
+	@Test
+	void firstReconnectAttemptGoesAtOnceAndTheBackoffStartsWithTheSecond() {
+		for (String jitter : List.of("full", "decorrelated", "none")) {
+			this.contextRunner.withPropertyValues("lettuce.tuning.resilience.reconnect.jitter=" + jitter)
+				.run((context) -> {
+					assertThat(delays(context, 1)).as(jitter).containsOnly(Duration.ZERO);
+					assertThat(delays(context, 2)).as(jitter)
+						.allSatisfy((delay) -> assertThat(delay).isBetween(Duration.ZERO, Duration.ofMillis(24)));
+				});
+		}
+		this.contextRunner.run((context) -> assertThat(delays(context, 2))
+			.allSatisfy((delay) -> assertThat(delay).isBetween(Duration.ofMillis(4), Duration.ofMillis(8))));
+	}
+
 	// Twenty connections' delays for their attempt-th attempt, each connection's watchdog
 	// drawing from a delay of its own, attempt after attempt.
 	private static List<Duration> delays(ApplicationContext context, int attempt) {
