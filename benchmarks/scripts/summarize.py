@@ -17,7 +17,7 @@ setup, then per setup the first and last interval, their ratio, the lowest and h
 per command in the first and last interval.
 
 MatrixBenchmark's cluster cells (-p topology=cluster) are named cluster-set, cluster-get, cluster-mix, and --matrix
-prints them in a table of their own. So are its near-cache cells (cacheable95, cacheable99, cachewrite), whose hits
+prints them in a table of their own. So are its near-cache cells (cacheable95, cacheable99, cacheable100, cachewrite), whose hits
 send no command: their rate is the operations the callers made (one latency recorded each), their ratios are paired
 with stock and with default, and their costs are per operation.
 
@@ -114,7 +114,8 @@ def sign_test(wins, rounds):
 
 MATRIX_SETUPS = ("stock", "default", "multi")
 MATRIX_WORKLOADS = ("set", "get", "mix", "large", "mget", "pipelined", "reactive", "openloop", "virtual",
-                    "cluster-set", "cluster-get", "cluster-mix", "cacheable95", "cacheable99", "cachewrite")
+                    "cluster-set", "cluster-get", "cluster-mix", "cacheable95", "cacheable99", "cacheable100",
+                    "cachewrite")
 # MatrixBenchmark.VIRTUAL_CALLERS: the virtual cell runs at 1 JMH thread, which starts that many callers.
 VIRTUAL_CALLERS = 200
 
@@ -207,7 +208,7 @@ CACHE_FIELDS = ("commandsPerClientOp", "p50Us", "p99Us", "p999Us", "clientCpuUsP
 
 
 def cache_table(rows, cells):
-    """The near-cache cells: Spring Cache reads (95 or 99 hits in 100) and writes (put or evict), counted as the
+    """The near-cache cells: Spring Cache reads (95, 99 or 100 hits in 100) and writes (put or evict), counted as the
     operations the callers made, since a near-cache hit sends no command; paired with stock and with default, the
     starter without the near cache."""
     print("Near-cache cells: Spring Cache over Boot's RedisCacheManager, 1,000 keys of 1 KB; ops k/s counts the "

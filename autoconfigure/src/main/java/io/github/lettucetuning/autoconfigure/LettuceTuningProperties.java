@@ -373,6 +373,16 @@ public class LettuceTuningProperties implements InitializingBean {
 		 */
 		private @Nullable DataSize maximumBytes;
 
+		/**
+		 * Whether each read of a near cache deserialises a copy of its own of the value,
+		 * as RedisCacheManager does. False hands every read of a key the object
+		 * deserialised once, until Redis invalidates the key, as Caffeine's and
+		 * ConcurrentMap's cache managers do: much cheaper, and right only when no reader
+		 * changes the values it gets. Values of immutable JDK types (String, boxed
+		 * primitives, UUID, java.time values, enums) are shared either way.
+		 */
+		private boolean storeByValue = true;
+
 		public List<String> getCaches() {
 			return this.caches;
 		}
@@ -395,6 +405,14 @@ public class LettuceTuningProperties implements InitializingBean {
 
 		public void setMaximumBytes(@Nullable DataSize maximumBytes) {
 			this.maximumBytes = maximumBytes;
+		}
+
+		public boolean isStoreByValue() {
+			return this.storeByValue;
+		}
+
+		public void setStoreByValue(boolean storeByValue) {
+			this.storeByValue = storeByValue;
 		}
 
 	}
@@ -583,10 +601,11 @@ public class LettuceTuningProperties implements InitializingBean {
 	public static class Reconnect {
 
 		/**
-		 * Longest wait between two reconnect attempts; the delay doubles from 8ms up to
-		 * it. In a cluster each failed attempt can trigger a topology refresh (Lettuce's
-		 * 'persistent-reconnects' trigger), so a short maximum finds a promoted replica
-		 * sooner. Lettuce's default is 30s.
+		 * Longest wait between two reconnect attempts. The first attempt goes at once;
+		 * from the second, the delay doubles from 8ms up to it. In a cluster each failed
+		 * attempt can trigger a topology refresh (Lettuce's 'persistent-reconnects'
+		 * trigger), so a short maximum finds a promoted replica sooner. Lettuce's default
+		 * is 30s.
 		 */
 		private Duration maxDelay = Duration.ofSeconds(1);
 

@@ -54,6 +54,10 @@ import org.springframework.data.redis.connection.ReturnType;
  * </ol>
  * Caches not named, and reads that refresh a time to idle, go straight to the delegate.
  * <p>
+ * Each value held is a {@link HeldValue}: the bytes this writer returns are the value's
+ * own array, marked as just served on the reading thread, so that the cache's
+ * {@link SharedValueSerialization} can hand over the object it made of them before.
+ * <p>
  * The store is bounded by entries or by the bytes of keys and values, over all near
  * caches. What it does is counted without a lock ({@link #statistics()}): reads served
  * from memory, read from Redis, or sent to Redis because tracking was not on, per cache;
@@ -454,12 +458,6 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 	}
 
-	/**
-	 * A value and when it expires, in {@link System#nanoTime()}.
-	 */
-	private record Entry(byte[] value, long expiresAt) {
-	}
-
 	private static final class LocalStore implements InvalidationTracking.Invalidations {
 
 		private final Cache<ByteBuffer, Object> cache;
@@ -494,14 +492,14 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		// The bytes of the key and of the value as Redis stores them; a placeholder
 		// weighs its key. Read once, when an entry is put or replaced.
 		private static int weigh(ByteBuffer key, Object value) {
-			long bytes = key.remaining() + ((value instanceof Entry entry) ? entry.value().length : 0);
+			long bytes = key.remaining() + ((value instanceof HeldValue held) ? held.bytes().length : 0);
 			return (int) Math.min(bytes, Integer.MAX_VALUE);
 		}
 
 		// A value kept and not expired; a placeholder is no value.
-		private byte @Nullable [] heldValue(byte[] key) {
+		private @Nullable HeldValue heldValue(byte[] key) {
 			Object held = this.cache.getIfPresent(ByteBuffer.wrap(key));
-			return (held instanceof Entry entry && entry.expiresAt - System.nanoTime() > 0) ? entry.value : null;
+			return (held instanceof HeldValue value && value.isLive()) ? value : null;
 		}
 
 		ReadCounts reads(String name) {
@@ -541,9 +539,13 @@ public final class NearCacheWriter implements RedisCacheWriter {
 				(tracking.isTracking() ? counts.misses : counts.bypassed).increment();
 				return null;
 			}
-			byte[] held = heldValue(key);
-			(held != null ? counts.hits : counts.misses).increment();
-			return held;
+			HeldValue held = heldValue(key);
+			if (held == null) {
+				counts.misses.increment();
+				return null;
+			}
+			counts.hits.increment();
+			return held.serve();
 		}
 
 		byte @Nullable [] read(String name, byte[] key, ReadCounts counts, NearCacheWriter redis) {
@@ -553,12 +555,19 @@ public final class NearCacheWriter implements RedisCacheWriter {
 				counts.bypassed.increment();
 				return redis.delegate.get(name, key);
 			}
-			byte[] held = heldValue(key);
+			HeldValue held = heldValue(key);
 			if (held != null && tracking.serves(epoch)) {
 				counts.hits.increment();
-				return held;
+				return held.serve();
 			}
 			counts.misses.increment();
+			return readAndKeep(key, tracking, epoch, redis);
+		}
+
+		// The miss, in a method of its own: the hit above stays small enough for the JIT
+		// to inline it into the caller's chain whole.
+		private byte @Nullable [] readAndKeep(byte[] key, InvalidationTracking tracking, long epoch,
+				NearCacheWriter redis) {
 			ByteBuffer local = ByteBuffer.wrap(key.clone());
 			Placeholder placeholder = placeholder(local, epoch);
 			boolean installed = false;
@@ -569,16 +578,17 @@ public final class NearCacheWriter implements RedisCacheWriter {
 				}
 				long ttlNanos = (read.pttlMillis() < 0) ? Long.MAX_VALUE / 2
 						: TimeUnit.MILLISECONDS.toNanos(read.pttlMillis());
-				Entry entry = new Entry(read.value(), System.nanoTime() + ttlNanos);
+				HeldValue entry = new HeldValue(read.value(), System.nanoTime() + ttlNanos);
 				if (tracking.isTracking(epoch) && read.pttlMillis() != 0) {
 					installed = this.cache.asMap().replace(local, placeholder, entry);
 					// Tracking lost after the check: the loss's clear may have run before
 					// the replace.
 					if (installed && !tracking.isTracking(epoch)) {
 						this.cache.asMap().remove(local, entry);
+						installed = false;
 					}
 				}
-				return read.value();
+				return installed ? entry.serve() : read.value();
 			}
 			finally {
 				if (!installed) {
@@ -600,7 +610,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 			if (existing instanceof Placeholder shared && shared.epoch() == epoch) {
 				return shared;
 			}
-			if (existing instanceof Entry) {
+			if (existing instanceof HeldValue) {
 				// Kept by a read that finished meanwhile: left alone, this read's value
 				// is returned, not kept
 				return fresh;
@@ -643,7 +653,8 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 		@Override
 		public long expireAfterCreate(ByteBuffer key, Object value, long currentTime) {
-			return (value instanceof Entry entry) ? Math.max(0, entry.expiresAt - System.nanoTime()) : Long.MAX_VALUE;
+			return (value instanceof HeldValue held) ? Math.max(0, held.expiresAt() - System.nanoTime())
+					: Long.MAX_VALUE;
 		}
 
 		@Override

@@ -10,6 +10,7 @@ import io.github.lettucetuning.autoconfigure.LettuceTuningProperties;
 import io.github.lettucetuning.nearcache.InvalidationTracking;
 import io.github.lettucetuning.nearcache.NearCacheWriter;
 import io.github.lettucetuning.nearcache.NearCaches;
+import io.github.lettucetuning.nearcache.SharedValueSerialization;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
+import org.springframework.core.Ordered;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.cache.RedisCacheManager.RedisCacheManagerBuilder;
 import org.springframework.data.redis.cache.RedisCacheWriter;
@@ -28,8 +30,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * to a non-locking writer on the same connection factory, as Spring Boot's is, and hands
  * it to the {@link NearCaches} the read side shows. Owns the writer's tracking connection
  * and closes it with the context.
+ * <p>
+ * Runs after the application's customizers, so that the value serialisations it wraps in
+ * a {@link SharedValueSerialization} are the final ones.
  */
-class NearCacheManagerCustomizer implements RedisCacheManagerBuilderCustomizer, DisposableBean {
+class NearCacheManagerCustomizer implements RedisCacheManagerBuilderCustomizer, DisposableBean, Ordered {
 
 	private static final String ALL = "*";
 
@@ -63,6 +68,31 @@ class NearCacheManagerCustomizer implements RedisCacheManagerBuilderCustomizer, 
 		this.writer = created;
 		this.nearCaches.use(created);
 		builder.cacheWriter(created);
+		shareValues(builder, cached);
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	// The defaults too: caches created on the fly take them. Caches without a near cache
+	// never meet a value it served, and read as before.
+	private void shareValues(RedisCacheManagerBuilder builder, Predicate<String> cached) {
+		boolean storeByValue = this.properties.isStoreByValue();
+		builder.cacheDefaults(sharing(builder.cacheDefaults(), storeByValue));
+		for (String name : builder.getConfiguredCaches()) {
+			if (cached.test(name)) {
+				builder.getCacheConfigurationFor(name)
+					.ifPresent((configuration) -> builder.withCacheConfiguration(name,
+							sharing(configuration, storeByValue)));
+			}
+		}
+	}
+
+	private static RedisCacheConfiguration sharing(RedisCacheConfiguration configuration, boolean storeByValue) {
+		return configuration
+			.serializeValuesWith(SharedValueSerialization.of(configuration.getValueSerializationPair(), storeByValue));
 	}
 
 	@Nullable NearCacheWriter writer() {

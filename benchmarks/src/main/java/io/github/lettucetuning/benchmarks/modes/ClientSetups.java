@@ -55,6 +55,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <li>{@code tuning-near-cache}: the default mode with the near cache on for the cache of
  * {@link MatrixBenchmark}'s near-cache cells
  * ({@code lettuce.tuning.near-cache.caches=bench}).</li>
+ * <li>{@code tuning-map-cache}: the default mode with Spring's in-memory
+ * {@code ConcurrentMapCacheManager} in place of Boot's {@code RedisCacheManager}
+ * ({@code spring.cache.type=simple}): for the {@code cacheable100} cell, the most any
+ * cache behind Spring's {@code @Cacheable} proxy can serve on the machine, no Redis and
+ * no invalidation on the way; its misses send nothing to Redis, so its other cache cells
+ * mean nothing.</li>
  * <li>{@code boot-lettuce-pool2-epoll}: stock Boot with commons-pool2 and Netty's native
  * epoll transport added by hand, the reference that shows how much of a difference comes
  * from the transport.</li>
@@ -66,6 +72,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * initialises, once per fork.
  */
 final class ClientSetups {
+
+	/**
+	 * The setup whose Spring Cache keeps its values in a map in memory.
+	 */
+	static final String MAP_CACHE = "tuning-map-cache";
 
 	private static final Pattern SIZED = Pattern.compile("(.+)-(\\d+)(x?)(-affinity|-lif|-io1)?");
 
@@ -128,6 +139,8 @@ final class ClientSetups {
 				return spring(SpringSetup.of("lettuce.tuning.resilience.role-change.enabled=false"), host, port);
 			case "tuning-near-cache":
 				return spring(SpringSetup.of("lettuce.tuning.near-cache.caches=" + CacheApplication.CACHE), host, port);
+			case MAP_CACHE:
+				return spring(SpringSetup.of(), host, port);
 			case "tuning-shared-loops-unguarded":
 				return spring(SpringSetup.of("lettuce.tuning.resilience.blocking-call-guard.enabled=false",
 						"lettuce.tuning.resilience.blocked-loop-detection.enabled=false"), host, port);

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.benchmarks.modes;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,6 +40,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
+import org.springframework.cache.concurrent.ConcurrentMapCache;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.cache.RedisCache;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -76,11 +78,12 @@ import org.springframework.data.redis.core.ValueOperations;
  * connection factory, stock and lettuce-tuning's alike; the keys spread over the slots of
  * all three masters, whose command counts are summed.
  * <p>
- * The near-cache cells ({@code cacheable95}, {@code cacheable99}, {@code cachewrite}) go
- * through Spring Cache over Spring Boot's {@code RedisCacheManager} (see
- * {@link CacheApplication}): reads of {@value #HOT_KEYS} keys with 1 KB values through a
- * {@code @Cacheable} method, 95 or 99 in 100 of them hits, and writes through
- * {@code @CachePut} and {@code @CacheEvict}. A miss is a read of a key that is not in
+ * The near-cache cells ({@code cacheable95}, {@code cacheable99}, {@code cacheable100},
+ * {@code cachewrite}) go through Spring Cache over Spring Boot's
+ * {@code RedisCacheManager} (see {@link CacheApplication}): reads of {@value #HOT_KEYS}
+ * keys with 1 KB values through a {@code @Cacheable} method, 95 or 99 in 100 of them
+ * hits, and writes through {@code @CachePut} and {@code @CacheEvict};
+ * {@code cacheable100} reads hot keys only. A miss is a read of a key that is not in
  * Redis: the method runs and returns null, which is not cached, so every miss costs one
  * round trip on every setup, and a hit on the near cache none. Compare the setup
  * {@code tuning-near-cache} (the cache named in {@code lettuce.tuning.near-cache.caches})
@@ -142,6 +145,10 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	private static final String[] HOT_IDS = new String[HOT_KEYS];
 
 	private static final String[] ABSENT_IDS = new String[HOT_KEYS];
+
+	// How long the near-cache cells read on the trial's setup thread before their
+	// warm-up iterations.
+	private static final Duration CACHE_WARM_UP = Duration.ofSeconds(3);
 
 	static {
 		Arrays.setAll(LARGE_KEY_NAMES, (i) -> String.format("large:%06d", i));
@@ -214,7 +221,7 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 			// Only the near-cache cells get Spring Cache: the other cells' applications
 			// stay as they were measured before.
 			sources += "," + CacheApplication.class.getName();
-			System.setProperty("spring.cache.type", "redis");
+			System.setProperty("spring.cache.type", ClientSetups.MAP_CACHE.equals(name) ? "simple" : "redis");
 		}
 		System.setProperty("spring.main.sources", sources);
 		RedisOps opened = ClientSetups.open(name, host, port);
@@ -234,7 +241,7 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		checkObservation(context);
 		this.virtualThreads = openVirtualThreads();
 		if (cacheCell()) {
-			this.catalog = prepareCache(context);
+			this.catalog = warmUp(prepareCache(context));
 		}
 	}
 
@@ -250,6 +257,9 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 			throw new IllegalStateException("The near-cache cells run on one server, not on a cluster");
 		}
 		Cache cache = context.getBean(CacheManager.class).getCache(CacheApplication.CACHE);
+		if (ClientSetups.MAP_CACHE.equals(clientSetup(this.setup))) {
+			return prepareMapCache(context, cache);
+		}
 		if (!(cache instanceof RedisCache redisCache)) {
 			throw new IllegalStateException("Setup " + this.setup + " got cache " + cache + ", not a RedisCache");
 		}
@@ -287,6 +297,39 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 				"[matrix] setup %s: %d hot keys of %d bytes in Redis; a hit runs %d GETs in Redis (%s), "
 						+ "a miss %d%n",
 				this.setup, HOT_KEYS, CACHED_VALUE.length(), hitGets, near ? "near cache" : "no near cache", missGets);
+		return cached;
+	}
+
+	// With 16 or 200 threads reading from memory, both cores are busy and the JIT's
+	// compiler threads get a small share of them: a near-cache hit, a deep call chain
+	// through Spring's caching proxy, took up to 30 s of the cell to be compiled, at a
+	// different point in each fork. Reads on this one thread first, for every setup of
+	// the cells, the misses among them, compile it with the cores to itself.
+	private static CachedCatalog warmUp(CachedCatalog cached) {
+		long end = System.nanoTime() + CACHE_WARM_UP.toNanos();
+		for (int i = 0; System.nanoTime() - end < 0; i++) {
+			int index = i % HOT_KEYS;
+			cached.find((i % 20 == 0) ? ABSENT_IDS[index] : HOT_IDS[index]);
+		}
+		return cached;
+	}
+
+	// Spring's map in memory: the hot keys are put in it, and a hit must send nothing.
+	private CachedCatalog prepareMapCache(ConfigurableApplicationContext context, @Nullable Cache cache) {
+		if (!(cache instanceof ConcurrentMapCache)) {
+			throw new IllegalStateException(
+					"Setup " + this.setup + " got cache " + cache + ", not a ConcurrentMapCache");
+		}
+		for (String id : HOT_IDS) {
+			cache.put(id, CACHED_VALUE);
+		}
+		CachedCatalog cached = context.getBean(CachedCatalog.class);
+		long loads = cached.loads();
+		long hitGets = getsFor(() -> cached.find(HOT_IDS[0]));
+		if (hitGets != 0 || cached.loads() != loads) {
+			throw new IllegalStateException("Setup " + this.setup + ": a hit ran " + hitGets + " GETs in Redis and "
+					+ (cached.loads() - loads) + " loads");
+		}
 		return cached;
 	}
 
@@ -593,6 +636,16 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	@Benchmark
 	public @Nullable String cacheable99() {
 		return cacheable(99);
+	}
+
+	/**
+	 * As {@link #cacheable95()}, every read of a key in Redis: the read throughput on
+	 * hits, which on the near cache sends no command once the keys are held.
+	 * @return the value
+	 */
+	@Benchmark
+	public @Nullable String cacheable100() {
+		return cacheable(100);
 	}
 
 	private @Nullable String cacheable(int hitPercent) {

@@ -10,6 +10,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.lettucetuning.benchmarks.support.ServerCounter;
 import io.github.lettucetuning.nearcache.InvalidationTracking;
 import io.github.lettucetuning.nearcache.NearCacheWriter;
+import io.github.lettucetuning.nearcache.SharedValueSerialization;
 import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.server.RedisServerLauncher;
 import org.jspecify.annotations.Nullable;
@@ -27,6 +28,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.cache.Cache.ValueWrapper;
+import org.springframework.cache.concurrent.ConcurrentMapCache;
 import org.springframework.data.redis.cache.RedisCache;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.cache.RedisCacheManager;
@@ -39,10 +41,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * starts: {@link NearCacheWriter#get(String, byte[])} of a key held in memory
  * ({@code nearCacheHit}: the tracking epoch, the lease and the Caffeine lookup), beside a
  * plain Caffeine {@code getIfPresent} of the same key ({@code caffeineGetIfPresent}, the
- * floor) and the whole of a Spring {@code Cache.get} over the near cache
- * ({@code springCacheHit}: key conversion and the JDK deserialisation of the 1 KB value
- * that Spring Data's default configuration adds to every read, hit or not). The issue's
- * goal is {@code nearCacheHit} under 1 µs; what it adds is its difference to
+ * floor) and the whole of a Spring {@code Cache.get} over the near cache: as the starter
+ * configures it ({@code springCacheHit}: key conversion, and the 1 KB string deserialised
+ * once and shared, as every value of an immutable JDK type is), and without the shared
+ * values ({@code springCacheHitDeserialized}: the JDK deserialisation of Spring Data's
+ * default configuration on every read, what a value of a mutable type costs under
+ * {@code store-by-value=true}), beside Spring's own in-memory {@code ConcurrentMapCache}
+ * ({@code concurrentMapCacheHit}, the floor of any cache behind Spring's {@code Cache}).
+ * The issue's goal is {@code nearCacheHit} under 1 µs; what it adds is its difference to
  * {@code caffeineGetIfPresent}.
  * <p>
  * The trial checks that the near cache serves the key from memory before it measures, and
@@ -74,6 +80,10 @@ public class NearCacheHitBenchmark {
 
 	private @Nullable RedisCache cache;
 
+	private @Nullable RedisCache deserializingCache;
+
+	private final ConcurrentMapCache concurrentMapCache = new ConcurrentMapCache(CACHE);
+
 	private final Cache<ByteBuffer, Object> caffeine = Caffeine.newBuilder().maximumSize(MAXIMUM_SIZE).build();
 
 	private byte[] key = new byte[0];
@@ -97,11 +107,18 @@ public class NearCacheHitBenchmark {
 				(name) -> true, MAXIMUM_SIZE, (invalidations) -> new InvalidationTracking(connections::getNativeClient,
 						() -> List.of(CACHE + "::"), invalidations));
 		this.writer = near;
+		RedisCacheConfiguration defaults = RedisCacheConfiguration.defaultCacheConfig();
 		RedisCache redisCache = (RedisCache) RedisCacheManager.builder(near)
-			.cacheDefaults(RedisCacheConfiguration.defaultCacheConfig())
+			.cacheDefaults(defaults
+				.serializeValuesWith(SharedValueSerialization.of(defaults.getValueSerializationPair(), true)))
 			.build()
 			.getCache(CACHE);
 		this.cache = redisCache;
+		this.deserializingCache = (RedisCache) RedisCacheManager.builder(near)
+			.cacheDefaults(defaults)
+			.build()
+			.getCache(CACHE);
+		this.concurrentMapCache.put(ID, VALUE);
 		// Synchronous, unlike put, which Spring Data sends without waiting
 		redisCache.putIfAbsent(ID, VALUE);
 		this.key = (redisCache.getCacheConfiguration().getKeyPrefixFor(CACHE) + ID).getBytes(StandardCharsets.UTF_8);
@@ -164,11 +181,24 @@ public class NearCacheHitBenchmark {
 
 	@Benchmark
 	public @Nullable ValueWrapper springCacheHit() {
-		RedisCache open = this.cache;
-		if (open == null) {
+		return open(this.cache).get(ID);
+	}
+
+	@Benchmark
+	public @Nullable ValueWrapper springCacheHitDeserialized() {
+		return open(this.deserializingCache).get(ID);
+	}
+
+	@Benchmark
+	public @Nullable ValueWrapper concurrentMapCacheHit() {
+		return this.concurrentMapCache.get(ID);
+	}
+
+	private static RedisCache open(@Nullable RedisCache cache) {
+		if (cache == null) {
 			throw new IllegalStateException("No cache open");
 		}
-		return open.get(ID);
+		return cache;
 	}
 
 	private NearCacheWriter writer() {
