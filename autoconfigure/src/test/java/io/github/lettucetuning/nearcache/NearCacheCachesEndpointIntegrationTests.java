@@ -1,7 +1,6 @@
 package io.github.lettucetuning.nearcache;
 
 import java.time.Duration;
-import java.util.Map;
 
 import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
@@ -96,8 +95,7 @@ class NearCacheCachesEndpointIntegrationTests {
 	}
 
 	private long reads() {
-		Map<String, String> stats = this.redis.node().info("stats");
-		return Long.parseLong(stats.get("keyspace_hits")) + Long.parseLong(stats.get("keyspace_misses"));
+		return NearCacheIntegrationTests.reads(this.redis.node());
 	}
 
 }

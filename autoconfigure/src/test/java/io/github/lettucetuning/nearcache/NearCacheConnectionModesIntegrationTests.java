@@ -3,7 +3,6 @@ package io.github.lettucetuning.nearcache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -103,10 +102,8 @@ class NearCacheConnectionModesIntegrationTests {
 		}
 	}
 
-	// Every GET, also inside the near cache's script, counts as a keyspace hit or miss.
 	private long reads() {
-		Map<String, String> stats = this.redis.node().info("stats");
-		return Long.parseLong(stats.get("keyspace_hits")) + Long.parseLong(stats.get("keyspace_misses"));
+		return NearCacheIntegrationTests.reads(this.redis.node());
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package io.github.lettucetuning.nearcache;
 
 import java.time.Duration;
-import java.util.Map;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -93,8 +92,7 @@ class NearCacheFallbackIntegrationTests {
 	}
 
 	private long reads() {
-		Map<String, String> stats = this.redis.node().info("stats");
-		return Long.parseLong(stats.get("keyspace_hits")) + Long.parseLong(stats.get("keyspace_misses"));
+		return NearCacheIntegrationTests.reads(this.redis.node());
 	}
 
 }

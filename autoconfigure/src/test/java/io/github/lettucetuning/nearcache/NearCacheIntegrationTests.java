@@ -8,6 +8,7 @@ import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
 import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
+import io.github.lettucetuning.testsupport.server.RedisNode;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
 import org.awaitility.Awaitility;
 import org.jspecify.annotations.Nullable;
@@ -241,9 +242,18 @@ class NearCacheIntegrationTests {
 		return (NearCacheWriter) books(context).getNativeCache();
 	}
 
-	// Every GET, also inside the near cache's script, counts as a keyspace hit or miss.
 	private long reads() {
-		Map<String, String> stats = this.redis.node().info("stats");
+		return reads(this.redis.node());
+	}
+
+	/**
+	 * The reads a server ran: every GET, also inside the near cache's script, counts as a
+	 * keyspace hit or miss.
+	 * @param node the server
+	 * @return its keyspace hits and misses
+	 */
+	static long reads(RedisNode node) {
+		Map<String, String> stats = node.info("stats");
 		return Long.parseLong(stats.get("keyspace_hits")) + Long.parseLong(stats.get("keyspace_misses"));
 	}
 

@@ -2,7 +2,6 @@ package io.github.lettucetuning.nearcache;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.server.RedisNode;
@@ -125,8 +124,7 @@ class NearCacheServerInvalidationIntegrationTests {
 	}
 
 	private long reads() {
-		Map<String, String> stats = node().info("stats");
-		return Long.parseLong(stats.get("keyspace_hits")) + Long.parseLong(stats.get("keyspace_misses"));
+		return NearCacheIntegrationTests.reads(node());
 	}
 
 	private long expiredKeys() {
