@@ -312,7 +312,8 @@ public final class InvalidationTracking implements AutoCloseable {
 			this.opening = true;
 		}
 		try {
-			TrackedNodes opened = TrackedNodes.open(redisClient, new Events());
+			TrackedNodes opened = EventLoopTurns.giveBack(redisClient.getResources(),
+					() -> TrackedNodes.open(redisClient, new Events()));
 			return install(redisClient, opened);
 		}
 		catch (TrackedNodes.UnsupportedTrackingException ex) {
