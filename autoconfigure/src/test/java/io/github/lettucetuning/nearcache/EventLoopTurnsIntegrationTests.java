@@ -37,7 +37,7 @@ class EventLoopTurnsIntegrationTests {
 	EventLoopTurnsIntegrationTests(RedisStandalone redis) {
 		this.redis = redis;
 		this.resources = resources(2);
-		this.client = RedisClient.create(this.resources, RedisURI.create(redis.host(), redis.port()));
+		this.client = clientOn(this.resources);
 	}
 
 	@AfterEach
@@ -68,7 +68,7 @@ class EventLoopTurnsIntegrationTests {
 	void turnsAreGivenBackWhateverTheNumberOfLoopsAndConnections() {
 		shutdown();
 		this.resources = resources(3);
-		this.client = RedisClient.create(this.resources, RedisURI.create(this.redis.host(), this.redis.port()));
+		this.client = clientOn(this.resources);
 		StatefulRedisConnection<String, String> first = this.client.connect();
 		EventLoopTurns.giveBack(this.resources, () -> {
 			this.client.connect();
@@ -93,6 +93,10 @@ class EventLoopTurnsIntegrationTests {
 
 	private static ClientResources resources(int loops) {
 		return DefaultClientResources.builder().ioThreadPoolSize(loops).build();
+	}
+
+	private RedisClient clientOn(ClientResources resources) {
+		return RedisClient.create(resources, RedisURI.create(this.redis.host(), this.redis.port()));
 	}
 
 	// A blocking pop that waits out its timeout: the reply comes after the callback is

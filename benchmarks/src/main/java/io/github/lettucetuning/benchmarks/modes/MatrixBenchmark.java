@@ -318,13 +318,7 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		if ("cachewrite".equals(benchmarkMethod())) {
 			long writesEnd = System.nanoTime() + CACHE_WARM_UP.toNanos();
 			for (int i = 0; System.nanoTime() - writesEnd < 0; i++) {
-				String id = HOT_IDS[i % HOT_KEYS];
-				if (i % 2 == 0) {
-					cached.update(id, CACHED_VALUE);
-				}
-				else {
-					cached.remove(id);
-				}
+				write(cached, HOT_IDS[i % HOT_KEYS], i % 2 == 0);
 			}
 		}
 		return cached;
@@ -689,15 +683,17 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 		String id = HOT_IDS[random.nextInt(HOT_KEYS)];
 		CachedCatalog cached = catalog();
 		long start = System.nanoTime();
-		String written = null;
-		if (random.nextBoolean()) {
-			written = cached.update(id, CACHED_VALUE);
-		}
-		else {
-			cached.remove(id);
-		}
+		String written = write(cached, id, random.nextBoolean());
 		latencies().record(start);
 		return written;
+	}
+
+	private static @Nullable String write(CachedCatalog cached, String id, boolean put) {
+		if (put) {
+			return cached.update(id, CACHED_VALUE);
+		}
+		cached.remove(id);
+		return null;
 	}
 
 	private CachedCatalog catalog() {
