@@ -19,11 +19,13 @@ final class BlockedStack extends Throwable {
 
 	// Code that runs while a reply is read and decoded, and nothing else: a reply's
 	// completion calls back into the application from CommandHandler, so the handler
-	// counts only in its decode and read methods.
+	// counts only in its decode and read methods. Netty's buffers read their bytes
+	// through PlatformDependent, where a sample of a decoding loop can land.
 	private static final String[] DECODER_PACKAGES = { "io.lettuce.core.protocol.RedisStateMachine",
 			"io.lettuce.core.protocol.RespCodec", LETTUCE_OUTPUT, "io.lettuce.core.codec.", "io.netty.buffer.",
-			"io.netty.handler.codec.", "io.netty.channel.epoll.AbstractEpollStreamChannel",
-			"io.netty.channel.nio.AbstractNioByteChannel", "io.netty.channel.uring.AbstractIoUringStreamChannel",
+			"io.netty.util.internal.PlatformDependent", "io.netty.handler.codec.",
+			"io.netty.channel.epoll.AbstractEpollStreamChannel", "io.netty.channel.nio.AbstractNioByteChannel",
+			"io.netty.channel.uring.AbstractIoUringStreamChannel",
 			"io.netty.channel.kqueue.AbstractKQueueStreamChannel" };
 
 	BlockedStack(String thread, StackTraceElement[] stack) {

@@ -36,6 +36,19 @@ class BlockedStackTests {
 		assertThat(BlockedStack.decoding(stack)).isEmpty();
 	}
 
+	// As CI once sampled a loop decoding a large hash: the innermost frame is Netty's
+	// unsafe byte read, under the buffer and the state machine.
+	@Test
+	void aByteReadUnderTheStateMachineIsDecoding() {
+		StackTraceElement[] stack = { frame("io.netty.util.internal.PlatformDependent", "getByte"),
+				frame("io.netty.buffer.UnsafeByteBufUtil", "getByte"),
+				frame("io.netty.buffer.AbstractByteBuf", "getByte"),
+				frame("io.lettuce.core.protocol.RedisStateMachine", "readLine"),
+				frame("io.lettuce.core.protocol.RedisStateMachine", "decode"), DECODE, CHANNEL_READ, LOOP_RUN };
+		assertThat(BlockedStack.decoding(stack)).isEmpty();
+		assertThat(BlockedStack.blockedAt(stack)).startsWith("io.netty.util.internal.PlatformDependent.getByte(");
+	}
+
 	@Test
 	void applicationCodeCalledBackFromTheDecoderIsNotDecoding() {
 		StackTraceElement[] stack = { frame("java.lang.Thread", "sleep"), frame("com.example.Handler", "slow"),
