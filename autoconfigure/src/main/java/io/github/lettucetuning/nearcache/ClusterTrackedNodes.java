@@ -16,6 +16,7 @@ import io.lettuce.core.cluster.event.RedirectionEventSupport;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.event.Event;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
 /**
@@ -103,6 +104,13 @@ final class ClusterTrackedNodes implements TrackedNodes {
 		return nodes.stream()
 			.map((node) -> address(node.getUri().getHost(), node.getUri().getPort()))
 			.collect(Collectors.toUnmodifiableSet());
+	}
+
+	// A write routed by slot may take a node connection that is not tracked, and one
+	// that fails on a tracked one would need tracking issued again on that node alone.
+	@Override
+	public @Nullable StatefulRedisConnection<byte[], byte[]> writer() {
+		return null;
 	}
 
 	@Override

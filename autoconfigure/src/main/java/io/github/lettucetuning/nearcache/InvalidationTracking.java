@@ -25,11 +25,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * The connections that carry Redis's invalidations to a near cache: RESP3 connections of
  * its own, opened by the application's client (to standalone Redis, the master Sentinel
- * names, or every master of a cluster), with {@code CLIENT TRACKING ON BCAST} for the key
- * prefixes of the near caches.
+ * names, or every master of a cluster), with {@code CLIENT TRACKING ON BCAST NOLOOP} for
+ * the key prefixes of the near caches.
  * <p>
  * Broadcast mode needs no registration per key read, so the reads may go through any
- * connection of the application and these carry invalidations only. The state is one
+ * connection of the application and these carry invalidations, and on standalone Redis
+ * the near caches' own writes, which Redis then does not echo back. The state is one
  * number, the epoch: odd while tracking is on everywhere, even while it is not. It moves
  * on every change, so a read that began in one epoch can tell that tracking was lost, or
  * lost and re-established, before it finished. When a connection is lost, or the masters
@@ -224,6 +225,34 @@ public final class InvalidationTracking implements AutoCloseable {
 		return this.interruptions;
 	}
 
+	/**
+	 * The connection for a near cache's own writes, or null when there is none: a
+	 * cluster, or tracking not on. Redis sends it no invalidation for keys it writes
+	 * itself ({@code NOLOOP}), so the writer drops its keys when Redis has run the write.
+	 * @return the tracking connection of a standalone or Sentinel setup, while tracking
+	 */
+	public @Nullable StatefulRedisConnection<byte[], byte[]> writeConnection() {
+		TrackedNodes current = this.nodes;
+		return (current != null && isTracking()) ? current.writer() : null;
+	}
+
+	/**
+	 * A write on {@link #writeConnection()} failed: Redis may still run it, and would not
+	 * tell. Tracking is lost and issued again at once on the same connection, and its
+	 * reply comes after the write, if the write runs at all.
+	 */
+	public void writeFailed() {
+		lostAndRetried();
+	}
+
+	// Tracking is issued again by the next read, without waiting out the retry interval
+	private void lostAndRetried() {
+		lost();
+		synchronized (this.lock) {
+			this.nextAttempt = System.nanoTime();
+		}
+	}
+
 	private boolean leaseHolds() {
 		long age = System.nanoTime() - this.confirmedAt;
 		if (age > RENEWAL_NANOS) {
@@ -373,7 +402,7 @@ public final class InvalidationTracking implements AutoCloseable {
 	}
 
 	private static TrackingArgs trackingArgs(List<String> prefixes) {
-		TrackingArgs args = TrackingArgs.Builder.enabled().bcast();
+		TrackingArgs args = TrackingArgs.Builder.enabled().bcast().noloop();
 		if (!prefixes.isEmpty()) {
 			args.prefixes(prefixes.toArray(String[]::new));
 		}
@@ -571,15 +600,11 @@ public final class InvalidationTracking implements AutoCloseable {
 			}
 		}
 
-		// Tracking is issued again by the next read, without waiting out the retry
-		// interval: the client's connections see the new masters only once this event
-		// has been handled.
+		// The client's connections see the new masters only once this event has been
+		// handled: tracking is issued again by the next read.
 		@Override
 		public void mastersChanged() {
-			lost();
-			synchronized (InvalidationTracking.this.lock) {
-				InvalidationTracking.this.nextAttempt = System.nanoTime();
-			}
+			lostAndRetried();
 		}
 
 	}

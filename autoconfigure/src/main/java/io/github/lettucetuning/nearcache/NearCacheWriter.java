@@ -23,6 +23,9 @@ import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import com.github.benmanes.caffeine.cache.stats.StatsCounter;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.cache.CacheStatistics;
@@ -51,6 +54,12 @@ import org.springframework.data.redis.connection.ReturnType;
  * {@code clear} asynchronously by default, so a read may still take the previous value in
  * between; the write's invalidation, which Redis sends once it has run the write, drops
  * that copy.</li>
+ * <li>While tracking is on, {@code put} and {@code evict} of a near cache go, without
+ * waiting, as the delegate's do, on the tracking connection of a standalone or Sentinel
+ * setup, whose own writes Redis does not echo back ({@code NOLOOP}): the key is dropped
+ * when the write is sent and again when Redis has run it. One that fails may still run
+ * later, unheard, so tracking is issued again behind it on the same connection, and
+ * nothing is served from memory until its reply.</li>
  * </ol>
  * Caches not named, and reads that refresh a time to idle, go straight to the delegate.
  * <p>
@@ -78,10 +87,14 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 	private final LocalStore store;
 
-	private NearCacheWriter(RedisCacheWriter delegate, Predicate<String> cached, LocalStore store) {
+	private final CacheStatisticsCollector statistics;
+
+	private NearCacheWriter(RedisCacheWriter delegate, Predicate<String> cached, LocalStore store,
+			CacheStatisticsCollector statistics) {
 		this.delegate = delegate;
 		this.cached = cached;
 		this.store = store;
+		this.statistics = statistics;
 	}
 
 	/**
@@ -109,7 +122,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 			Function<InvalidationTracking.Invalidations, InvalidationTracking> tracking) {
 		LocalStore store = new LocalStore(bound);
 		store.tracking = tracking.apply(store);
-		return new NearCacheWriter(delegate, cached, store);
+		return new NearCacheWriter(delegate, cached, store, CacheStatisticsCollector.none());
 	}
 
 	/**
@@ -184,6 +197,11 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 	@Override
 	public void put(String name, byte[] key, byte[] value, @Nullable Duration ttl) {
+		StatefulRedisConnection<byte[], byte[]> tracked = trackedWriter(name);
+		if (tracked != null) {
+			writeTracked(key, () -> set(tracked, key, value, ttl), () -> this.statistics.incPuts(name));
+			return;
+		}
 		writingKey(name, key, () -> {
 			this.delegate.put(name, key, value, ttl);
 			return null;
@@ -203,6 +221,11 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 	@Override
 	public void evict(String name, byte[] key) {
+		StatefulRedisConnection<byte[], byte[]> tracked = trackedWriter(name);
+		if (tracked != null) {
+			writeTracked(key, () -> tracked.async().del(key), () -> this.statistics.incDeletes(name));
+			return;
+		}
 		writingKey(name, key, () -> {
 			this.delegate.evict(name, key);
 			return null;
@@ -245,7 +268,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	@Override
 	public RedisCacheWriter withStatisticsCollector(CacheStatisticsCollector cacheStatisticsCollector) {
 		return new NearCacheWriter(this.delegate.withStatisticsCollector(cacheStatisticsCollector), this.cached,
-				this.store);
+				this.store, cacheStatisticsCollector);
 	}
 
 	// The store calls back for the round trip on a miss only: a hit builds nothing.
@@ -267,6 +290,34 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		finally {
 			dropIfCached(name, key);
 		}
+	}
+
+	private @Nullable StatefulRedisConnection<byte[], byte[]> trackedWriter(String name) {
+		return this.cached.test(name) ? this.store.tracking().writeConnection() : null;
+	}
+
+	// Sent without waiting, as Spring Data's own writes. Redis echoes no invalidation for
+	// it, so the key is dropped again once it has run; a write that failed may run later.
+	private void writeTracked(byte[] key, Supplier<RedisFuture<?>> write, Runnable counted) {
+		this.store.drop(key);
+		write.get().whenComplete((reply, failure) -> {
+			this.store.drop(key);
+			if (failure != null) {
+				this.store.tracking().writeFailed();
+			}
+			else {
+				counted.run();
+			}
+		});
+	}
+
+	// As Spring Data's: a time to live only when positive, in milliseconds
+	private static RedisFuture<String> set(StatefulRedisConnection<byte[], byte[]> connection, byte[] key, byte[] value,
+			@Nullable Duration ttl) {
+		if (ttl == null || ttl.isZero() || ttl.isNegative()) {
+			return connection.async().set(key, value);
+		}
+		return connection.async().set(key, value, SetArgs.Builder.px(ttl));
 	}
 
 	private <T> T writingAll(String name, Supplier<T> write) {

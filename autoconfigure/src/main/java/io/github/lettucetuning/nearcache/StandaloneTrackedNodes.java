@@ -47,6 +47,11 @@ final class StandaloneTrackedNodes implements TrackedNodes {
 	}
 
 	@Override
+	public StatefulRedisConnection<byte[], byte[]> writer() {
+		return this.connection;
+	}
+
+	@Override
 	public boolean carries(RedisChannelHandler<?, ?> handler) {
 		return handler == this.connection;
 	}

@@ -11,6 +11,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.cluster.RedisClusterClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The connections that carry a near cache's invalidations: one to a standalone Redis (or
@@ -43,6 +44,14 @@ interface TrackedNodes extends AutoCloseable {
 	 * @return the connections
 	 */
 	CompletableFuture<List<StatefulRedisConnection<byte[], byte[]>>> masters();
+
+	/**
+	 * The connection for the near cache's own writes: the tracking connection, when there
+	 * is one.
+	 * @return the connection, or null in a cluster, whose writes go through the
+	 * application's connections
+	 */
+	@Nullable StatefulRedisConnection<byte[], byte[]> writer();
 
 	/**
 	 * Whether a connection event is about one of the connections that carry
