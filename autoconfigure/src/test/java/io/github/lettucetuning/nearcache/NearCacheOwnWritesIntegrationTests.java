@@ -22,6 +22,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
+import org.springframework.data.redis.cache.RedisCache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -118,6 +119,19 @@ class NearCacheOwnWritesIntegrationTests {
 			});
 			assertThat(servedFromMemory.get()).isEqualTo("v2");
 			assertThat(tracking.interruptions()).isOne();
+		});
+	}
+
+	@Test
+	void writesOnTheTrackingConnectionCountInTheCachesStatistics() {
+		this.runner.withPropertyValues("spring.cache.redis.enable-statistics=true").run((context) -> {
+			RedisCache books = (RedisCache) books(context);
+			assertThat(books.get("k")).isNull();
+			books.put("k", "v1");
+			books.evict("k");
+			Awaitility.await().atMost(BOUND).until(() -> books.getStatistics().getDeletes() == 1);
+			assertThat(books.getStatistics().getPuts()).isOne();
+			assertThat(trackingClient().cmd()).isEqualTo("del");
 		});
 	}
 
