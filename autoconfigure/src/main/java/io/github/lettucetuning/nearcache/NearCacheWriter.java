@@ -199,7 +199,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	public void put(String name, byte[] key, byte[] value, @Nullable Duration ttl) {
 		StatefulRedisConnection<byte[], byte[]> tracked = trackedWriter(name);
 		if (tracked != null) {
-			writeTracked(key, () -> set(tracked, key, value, ttl), () -> this.statistics.incPuts(name));
+			writeTracked(name, key, () -> set(tracked, key, value, ttl), () -> this.statistics.incPuts(name));
 			return;
 		}
 		writingKey(name, key, () -> {
@@ -210,8 +210,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 	@Override
 	public CompletableFuture<Void> store(String name, byte[] key, byte[] value, @Nullable Duration ttl) {
-		dropIfCached(name, key);
-		return this.delegate.store(name, key, value, ttl).whenComplete((done, failure) -> dropIfCached(name, key));
+		return writingKeyAsync(name, key, () -> this.delegate.store(name, key, value, ttl));
 	}
 
 	@Override
@@ -223,7 +222,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	public void evict(String name, byte[] key) {
 		StatefulRedisConnection<byte[], byte[]> tracked = trackedWriter(name);
 		if (tracked != null) {
-			writeTracked(key, () -> tracked.async().del(key), () -> this.statistics.incDeletes(name));
+			writeTracked(name, key, () -> tracked.async().del(key), () -> this.statistics.incDeletes(name));
 			return;
 		}
 		writingKey(name, key, () -> {
@@ -292,16 +291,21 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		}
 	}
 
+	// The same for a write that completes later: dropped again once Redis has answered.
+	private <T> CompletableFuture<T> writingKeyAsync(String name, byte[] key, Supplier<CompletableFuture<T>> write) {
+		dropIfCached(name, key);
+		return write.get().whenComplete((done, failure) -> dropIfCached(name, key));
+	}
+
 	private @Nullable StatefulRedisConnection<byte[], byte[]> trackedWriter(String name) {
 		return this.cached.test(name) ? this.store.tracking().writeConnection() : null;
 	}
 
 	// Sent without waiting, as Spring Data's own writes. Redis echoes no invalidation for
-	// it, so the key is dropped again once it has run; a write that failed may run later.
-	private void writeTracked(byte[] key, Supplier<RedisFuture<?>> write, Runnable counted) {
-		this.store.drop(key);
-		write.get().whenComplete((reply, failure) -> {
-			this.store.drop(key);
+	// it, so the drop once it has run stands in for one; a write that failed may run
+	// later.
+	private void writeTracked(String name, byte[] key, Supplier<RedisFuture<?>> write, Runnable counted) {
+		writingKeyAsync(name, key, () -> write.get().toCompletableFuture()).whenComplete((reply, failure) -> {
 			if (failure != null) {
 				this.store.tracking().writeFailed();
 			}
