@@ -142,7 +142,7 @@ class NearCacheIntegrationTests {
 			InvalidationTracking tracking = writer(context).tracking();
 			long before = tracking.epoch();
 			assertThat(tracking.isTracking(before)).isTrue();
-			this.redis.node().command("CLIENT", "KILL", "ID", String.valueOf(trackingClient().id()));
+			this.redis.node().command("CLIENT", "KILL", "ID", String.valueOf(trackingClient(this.redis.node()).id()));
 			Awaitility.await().atMost(BOUND).until(() -> tracking.epoch() > before);
 			assertThat(writer(context).localSize()).isZero();
 			Awaitility.await().atMost(Duration.ofSeconds(5)).until(tracking::isTracking);
@@ -194,7 +194,7 @@ class NearCacheIntegrationTests {
 			set("books::closed", "v1");
 			assertThat(books.get("closed", String.class)).isEqualTo("v1");
 			assertThat(trackingClients()).isOne();
-			assertThat(trackingClient().fields().get("flags")).contains("t");
+			assertThat(trackingClient(this.redis.node()).fields().get("flags")).contains("t");
 		});
 		Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> trackingClients() == 0);
 	}
@@ -261,9 +261,13 @@ class NearCacheIntegrationTests {
 		return this.redis.node().countClients(InvalidationTracking.CLIENT_NAME);
 	}
 
-	private ClientInfo trackingClient() {
-		return this.redis.node()
-			.clientList()
+	/**
+	 * The near cache's tracking connection, as the server lists it.
+	 * @param node the server
+	 * @return the connection's entry in {@code CLIENT LIST}
+	 */
+	static ClientInfo trackingClient(RedisNode node) {
+		return node.clientList()
 			.stream()
 			.filter((client) -> client.name().equals(InvalidationTracking.CLIENT_NAME))
 			.findFirst()

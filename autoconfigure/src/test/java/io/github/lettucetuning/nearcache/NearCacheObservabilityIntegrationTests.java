@@ -274,13 +274,7 @@ class NearCacheObservabilityIntegrationTests {
 	}
 
 	private long trackingClientId() {
-		return this.redis.node()
-			.clientList()
-			.stream()
-			.filter((client) -> client.name().equals(InvalidationTracking.CLIENT_NAME))
-			.findFirst()
-			.orElseThrow()
-			.id();
+		return NearCacheIntegrationTests.trackingClient(this.redis.node()).id();
 	}
 
 	private static Cache books(AssertableApplicationContext context) {

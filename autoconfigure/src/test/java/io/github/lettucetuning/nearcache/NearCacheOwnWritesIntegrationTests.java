@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.github.lettucetuning.autoconfigure.LettuceTuningAutoConfiguration;
-import io.github.lettucetuning.autoconfigure.nearcache.LettuceTuningNearCacheAutoConfiguration;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
@@ -15,9 +13,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
@@ -44,11 +39,7 @@ class NearCacheOwnWritesIntegrationTests {
 
 	NearCacheOwnWritesIntegrationTests(RedisStandalone redis) {
 		this.redis = redis;
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(LettuceTuningAutoConfiguration.class, DataRedisAutoConfiguration.class,
-							CacheAutoConfiguration.class, LettuceTuningNearCacheAutoConfiguration.class))
-			.withUserConfiguration(NearCacheIntegrationTests.CachingConfiguration.class)
+		this.runner = NearCacheIntegrationTests.application()
 			.withPropertyValues("spring.data.redis.port=" + redis.port(), "lettuce.tuning.near-cache.caches=books");
 	}
 
@@ -153,12 +144,7 @@ class NearCacheOwnWritesIntegrationTests {
 	}
 
 	private ClientInfo trackingClient() {
-		return this.redis.node()
-			.clientList()
-			.stream()
-			.filter((client) -> client.name().equals(InvalidationTracking.CLIENT_NAME))
-			.findFirst()
-			.orElseThrow();
+		return NearCacheIntegrationTests.trackingClient(this.redis.node());
 	}
 
 	private void set(String key, String value) {
