@@ -28,11 +28,14 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.ExceptionTranslationStrategy;
+import org.springframework.data.redis.FallbackExceptionTranslationStrategy;
 import org.springframework.data.redis.cache.CacheStatistics;
 import org.springframework.data.redis.cache.CacheStatisticsCollector;
 import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 
 /**
  * A {@link RedisCacheWriter} that keeps the values its near caches read in memory and
@@ -57,7 +60,8 @@ import org.springframework.data.redis.connection.ReturnType;
  * <li>While tracking is on, {@code put} and {@code evict} of a near cache go, without
  * waiting, as the delegate's do, on the tracking connection of a standalone or Sentinel
  * setup, whose own writes Redis does not echo back ({@code NOLOOP}): the key is dropped
- * when the write is sent and again when Redis has run it. One that fails may still run
+ * when the write is sent and again when Redis has run it. {@code evictIfPresent} goes
+ * there too, and waits for Redis as the delegate's does. One that fails may still run
  * later, unheard, so tracking is issued again behind it on the same connection, and
  * nothing is served from memory until its reply.</li>
  * </ol>
@@ -80,6 +84,9 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	// GET and PTTL in one round trip, one atomic step.
 	private static final byte[] READ_SCRIPT = "return {redis.call('GET', KEYS[1]), redis.call('PTTL', KEYS[1])}"
 		.getBytes(StandardCharsets.UTF_8);
+
+	private static final ExceptionTranslationStrategy EXCEPTION_TRANSLATION = new FallbackExceptionTranslationStrategy(
+			new LettuceExceptionConverter());
 
 	private final RedisCacheWriter delegate;
 
@@ -233,6 +240,10 @@ public final class NearCacheWriter implements RedisCacheWriter {
 
 	@Override
 	public boolean evictIfPresent(String name, byte[] key) {
+		StatefulRedisConnection<byte[], byte[]> tracked = trackedWriter(name);
+		if (tracked != null) {
+			return writingKey(name, key, () -> deleteTracked(name, key, tracked));
+		}
 		return writingKey(name, key, () -> this.delegate.evictIfPresent(name, key));
 	}
 
@@ -313,6 +324,21 @@ public final class NearCacheWriter implements RedisCacheWriter {
 				counted.run();
 			}
 		});
+	}
+
+	// Waits for Redis, as Spring Data's does, within the connection's timeout; failures
+	// reach the caller translated as Spring Data's are.
+	private boolean deleteTracked(String name, byte[] key, StatefulRedisConnection<byte[], byte[]> tracked) {
+		Long removed;
+		try {
+			removed = tracked.sync().del(key);
+		}
+		catch (RuntimeException ex) {
+			this.store.tracking().writeFailed();
+			throw EXCEPTION_TRANSLATION.translate(ex);
+		}
+		this.statistics.incDeletes(name);
+		return removed != null && removed > 0;
 	}
 
 	// As Spring Data's: a time to live only when positive, in milliseconds

@@ -1,6 +1,7 @@
 package io.github.lettucetuning.nearcache;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -19,10 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * The near cache's connections leave the application's on the event loops they would have
- * had, against a real Redis: the loop of a connection is the thread that completes its
- * commands. Without giving the turns back (the first test, the problem itself), the
- * application's second connection shares the first one's loop when there are two.
+ * The near cache's connections open on the event loops next in turn and leave the
+ * application's on the loops they would have had, against a real Redis: the loop of a
+ * connection is the thread that completes its commands. Without giving the turns back
+ * (the first test, the problem itself), the application's second connection shares the
+ * first one's loop when there are two.
  */
 @RedisStandaloneTest
 @Timeout(60)
@@ -64,20 +66,31 @@ class EventLoopTurnsIntegrationTests {
 		assertThat(tracking.sync().ping()).isEqualTo("PONG");
 	}
 
+	// The tracking connection carries the near cache's writes: on the loop of the
+	// application's last connection, one loop would carry both while the other idled.
+	@Test
+	void theNearCachesConnectionOpensOnTheLoopNextInTurnNotOnTheLastOnesLoop() {
+		StatefulRedisConnection<String, String> first = this.client.connect();
+		StatefulRedisConnection<String, String> tracking = EventLoopTurns.giveBack(this.resources,
+				() -> this.client.connect());
+		StatefulRedisConnection<String, String> second = this.client.connect();
+		assertThat(loopOf(tracking)).isNotEqualTo(loopOf(first)).isEqualTo(loopOf(second));
+	}
+
 	@Test
 	void turnsAreGivenBackWhateverTheNumberOfLoopsAndConnections() {
 		shutdown();
 		this.resources = resources(3);
 		this.client = clientOn(this.resources);
 		StatefulRedisConnection<String, String> first = this.client.connect();
-		EventLoopTurns.giveBack(this.resources, () -> {
-			this.client.connect();
-			return this.client.connect();
-		});
+		List<StatefulRedisConnection<String, String>> tracking = EventLoopTurns.giveBack(this.resources,
+				() -> List.of(this.client.connect(), this.client.connect()));
 		StatefulRedisConnection<String, String> second = this.client.connect();
 		StatefulRedisConnection<String, String> third = this.client.connect();
 		assertThat(loopOf(first)).isNotEqualTo(loopOf(second)).isNotEqualTo(loopOf(third));
 		assertThat(loopOf(second)).isNotEqualTo(loopOf(third));
+		assertThat(loopOf(tracking.get(0))).isEqualTo(loopOf(second));
+		assertThat(loopOf(tracking.get(1))).isEqualTo(loopOf(third));
 	}
 
 	@Test

@@ -17,15 +17,17 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.cache.RedisCache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A near cache's own writes against a real Redis: {@code put} and {@code evict} go on the
- * tracking connection, whose writes Redis does not echo back as invalidations, while
- * another client's writes of the same keys still invalidate them; and a write that fails
- * there, to run later, leaves no stale copy behind.
+ * A near cache's own writes against a real Redis: {@code put}, {@code evict} and
+ * {@code evictIfPresent} go on the tracking connection, whose writes Redis does not echo
+ * back as invalidations, while another client's writes of the same keys still invalidate
+ * them; and a write that fails there, to run later, leaves no stale copy behind.
  */
 @RedisStandaloneTest
 @Timeout(120)
@@ -66,8 +68,7 @@ class NearCacheOwnWritesIntegrationTests {
 			assertThat(trackingClient().cmd()).isEqualTo("del");
 			assertThat(books.get("k")).isNull();
 			// Redis sends invalidations in the order it ran the writes: the other
-			// client's,
-			// run last, comes after any echo of the cache's own
+			// client's, run last, comes after any echo of the cache's own
 			set("books::k", "v3");
 			Awaitility.await().atMost(BOUND).until(() -> writer.statistics().invalidatedKeys() > 0);
 			assertThat(writer.statistics().invalidatedKeys()).isOne();
@@ -92,9 +93,7 @@ class NearCacheOwnWritesIntegrationTests {
 			assertThat(books.get("late", String.class)).isEqualTo("v1");
 			assertThat(books.get("late", String.class)).isEqualTo("v1");
 			assertThat(hits(context)).isOne();
-			StatefulRedisConnection<byte[], byte[]> trackingConnection = tracking.writeConnection();
-			assertThat(trackingConnection).isNotNull();
-			trackingConnection.async().blpop(1.5, "hold".getBytes(StandardCharsets.UTF_8));
+			holdTrackingConnection(tracking);
 			books.put("late", "v2");
 			Awaitility.await().pollDelay(Duration.ofMillis(500)).atMost(BOUND).until(() -> true);
 			assertThat(books.get("late", String.class)).isEqualTo("v1");
@@ -110,6 +109,59 @@ class NearCacheOwnWritesIntegrationTests {
 			});
 			assertThat(servedFromMemory.get()).isEqualTo("v2");
 			assertThat(tracking.interruptions()).isOne();
+		});
+	}
+
+	// @CacheEvict(beforeInvocation = true) and Cache.evictIfPresent: the caller waits for
+	// the DEL and learns whether the key was there, as it does without the near cache.
+	@Test
+	void anEvictIfPresentWaitsForRedisOnTheTrackingConnectionAndIsNotEchoedBack() {
+		this.runner.run((context) -> {
+			Cache books = books(context);
+			NearCacheWriter writer = writer(context);
+			set("books::k", "v1");
+			assertThat(books.get("k", String.class)).isEqualTo("v1");
+			assertThat(books.get("k", String.class)).isEqualTo("v1");
+			assertThat(hits(context)).isOne();
+			assertThat(books.evictIfPresent("k")).isTrue();
+			assertThat(get("books::k")).isNull();
+			assertThat(trackingClient().cmd()).isEqualTo("del");
+			assertThat(books.evictIfPresent("k")).isFalse();
+			assertThat(books.get("k")).isNull();
+			set("books::k", "v2");
+			Awaitility.await().atMost(BOUND).until(() -> writer.statistics().invalidatedKeys() > 0);
+			assertThat(writer.statistics().invalidatedKeys()).isOne();
+			assertThat(books.get("k", String.class)).isEqualTo("v2");
+		});
+	}
+
+	// The DEL waits behind a BLPOP of 1.5 s on the tracking connection, past the 300 ms
+	// timeout: the caller gets Spring Data's timeout exception. A read meanwhile takes
+	// the value from Redis; once the DEL has run, which nothing echoes, that value must
+	// not be served.
+	@Test
+	void anEvictIfPresentThatTimesOutFailsAsSpringDatasAndLeavesNoStaleCopy() {
+		this.runner.withPropertyValues("spring.data.redis.timeout=300ms").run((context) -> {
+			Cache books = books(context);
+			InvalidationTracking tracking = writer(context).tracking();
+			set("books::late", "v1");
+			assertThat(books.get("late", String.class)).isEqualTo("v1");
+			holdTrackingConnection(tracking);
+			assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> books.evictIfPresent("late"));
+			assertThat(tracking.interruptions()).isOne();
+			assertThat(books.get("late", String.class)).isEqualTo("v1");
+			Awaitility.await().atMost(BOUND).until(() -> get("books::late") == null);
+			// reads issue tracking again; none may serve the value the DEL removed
+			AtomicReference<String> stale = new AtomicReference<>();
+			Awaitility.await().atMost(BOUND).until(() -> {
+				String value = books.get("late", String.class);
+				if (value != null) {
+					stale.set(value);
+				}
+				return tracking.isTracking();
+			});
+			assertThat(books.get("late")).isNull();
+			assertThat(stale.get()).isNull();
 		});
 	}
 
@@ -137,6 +189,13 @@ class NearCacheOwnWritesIntegrationTests {
 			assertThat(trackingClient().cmd()).isNotEqualTo("set");
 			assertThat(authors.get("k", String.class)).isEqualTo("v1");
 		});
+	}
+
+	// What the tracking connection is sent next waits in Redis for 1.5 s
+	private static void holdTrackingConnection(InvalidationTracking tracking) {
+		StatefulRedisConnection<byte[], byte[]> trackingConnection = tracking.writeConnection();
+		assertThat(trackingConnection).isNotNull();
+		trackingConnection.async().blpop(1.5, "hold".getBytes(StandardCharsets.UTF_8));
 	}
 
 	private static long hits(AssertableApplicationContext context) {

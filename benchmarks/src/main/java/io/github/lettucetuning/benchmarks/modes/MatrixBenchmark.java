@@ -673,8 +673,9 @@ public class MatrixBenchmark extends RedisBenchmarkState {
 	 * 1 KB value (Spring Data sends the SET without waiting for the reply, so its latency
 	 * is the caller's part only) or {@code @CacheEvict} before invocation (the caller
 	 * waits for the DEL). Half the operations waiting keeps the unacknowledged SETs few.
-	 * On the near cache, every change also makes Redis push an invalidation to its
-	 * tracking connection.
+	 * On the near cache both go on its tracking connection, whose own writes Redis does
+	 * not push back as invalidations; Redis still records each write for the tracked
+	 * prefix.
 	 * @return the value written, or null for an eviction
 	 */
 	@Benchmark
