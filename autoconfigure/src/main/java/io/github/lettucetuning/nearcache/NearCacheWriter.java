@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import com.github.benmanes.caffeine.cache.stats.StatsCounter;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -61,9 +63,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
  * waiting, as the delegate's do, on the tracking connection of a standalone or Sentinel
  * setup, whose own writes Redis does not echo back ({@code NOLOOP}): the key is dropped
  * when the write is sent and again when Redis has run it. {@code evictIfPresent} goes
- * there too, and waits for Redis as the delegate's does. One that fails may still run
- * later, unheard, so tracking is issued again behind it on the same connection, and
- * nothing is served from memory until its reply.</li>
+ * there too, and waits for Redis as the delegate's does. One that fails without Redis's
+ * answer may still run later, unheard, so tracking is issued again behind it on the same
+ * connection, and nothing is served from memory until its reply.</li>
  * </ol>
  * Caches not named, and reads that refresh a time to idle, go straight to the delegate.
  * <p>
@@ -313,12 +315,11 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	}
 
 	// Sent without waiting, as Spring Data's own writes. Redis echoes no invalidation for
-	// it, so the drop once it has run stands in for one; a write that failed may run
-	// later.
+	// it, so the drop once it has run stands in for one.
 	private void writeTracked(String name, byte[] key, Supplier<RedisFuture<?>> write, Runnable counted) {
 		writingKeyAsync(name, key, () -> write.get().toCompletableFuture()).whenComplete((reply, failure) -> {
 			if (failure != null) {
-				this.store.tracking().writeFailed();
+				failedTracked(failure);
 			}
 			else {
 				counted.run();
@@ -334,11 +335,23 @@ public final class NearCacheWriter implements RedisCacheWriter {
 			removed = tracked.sync().del(key);
 		}
 		catch (RuntimeException ex) {
-			this.store.tracking().writeFailed();
+			failedTracked(ex);
 			throw EXCEPTION_TRANSLATION.translate(ex);
 		}
 		this.statistics.incDeletes(name);
 		return removed != null && removed > 0;
+	}
+
+	// A write that failed without Redis's answer (a timeout, a lost connection) may still
+	// run later, unheard. One Redis answered with an error (READONLY from a demoted
+	// primary, OOM) never runs: tracking stands. Taking those for lost tracking too
+	// re-tracked and emptied the memory on every write to a demoted primary, 52 times in
+	// one Sentinel fault campaign.
+	private void failedTracked(Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
+		if (!(cause instanceof RedisCommandExecutionException)) {
+			this.store.tracking().writeFailed();
+		}
 	}
 
 	// As Spring Data's: a time to live only when positive, in milliseconds

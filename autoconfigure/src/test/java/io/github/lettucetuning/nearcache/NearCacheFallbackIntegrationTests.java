@@ -4,7 +4,13 @@ import java.time.Duration;
 
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TrackingArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.protocol.ProtocolVersion;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,6 +22,7 @@ import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * A near cache that cannot track falls back to plain Redis reads, says why, and never
@@ -66,6 +73,36 @@ class NearCacheFallbackIntegrationTests {
 		finally {
 			this.redis.node().command("ACL", "DELUSER", USER);
 		}
+	}
+
+	// Replies captured from the server under test. A prefix that overlaps one the
+	// connection already tracks comes from an earlier ON of the near cache's own (a
+	// Sentinel
+	// failover in a fault campaign once made one run without the OFF before it), and
+	// taking it for a refusal bypassed the near cache for good.
+	@Test
+	void anOverlapWithPrefixesTheConnectionTracksAlreadyIsNoRefusal() {
+		RedisClient client = RedisClient.create(RedisURI.create(this.redis.host(), this.redis.port()));
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			TrackingArgs books = TrackingArgs.Builder.enabled().bcast().noloop().prefixes("books::");
+			assertThat(connection.sync().clientTracking(books)).isEqualTo("OK");
+			assertThat(refusal(() -> connection.sync().clientTracking(books)))
+				.contains("overlaps with an existing prefix")
+				.matches((message) -> !InvalidationTracking.isRefusal(message));
+			connection.sync().clientTracking(TrackingArgs.Builder.enabled(false));
+			TrackingArgs overlapping = TrackingArgs.Builder.enabled().bcast().prefixes("books::", "books::a");
+			assertThat(refusal(() -> connection.sync().clientTracking(overlapping))).startsWith("ERR")
+				.matches(InvalidationTracking::isRefusal);
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	private static String refusal(ThrowingCallable command) {
+		Throwable refused = catchThrowable(command);
+		assertThat(refused).isInstanceOf(RedisCommandExecutionException.class);
+		return refused.getMessage();
 	}
 
 	private void assertReadsGoToRedis(AssertableApplicationContext context, String key) {

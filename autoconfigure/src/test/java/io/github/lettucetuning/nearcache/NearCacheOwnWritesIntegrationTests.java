@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.github.lettucetuning.testsupport.RedisStandaloneTest;
 import io.github.lettucetuning.testsupport.server.ClientInfo;
 import io.github.lettucetuning.testsupport.topology.RedisStandalone;
+import io.lettuce.core.RedisReadOnlyException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,6 +19,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.cache.RedisCache;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -162,6 +164,46 @@ class NearCacheOwnWritesIntegrationTests {
 			});
 			assertThat(books.get("late")).isNull();
 			assertThat(stale.get()).isNull();
+		});
+	}
+
+	// A primary demoted in place answers every write with READONLY: such a write never
+	// runs, so tracking stands and values are kept again at once. The role-change guard
+	// closes the connection once (at most once a minute here), not on every write.
+	@Test
+	void aWriteRedisRefusesLeavesTrackingOn() {
+		this.runner.withPropertyValues("lettuce.tuning.resilience.role-change.min-interval=1m").run((context) -> {
+			Cache books = books(context);
+			InvalidationTracking tracking = writer(context).tracking();
+			set("books::k", "v1");
+			assertThat(books.get("k", String.class)).isEqualTo("v1");
+			assertThat(tracking.isTracking()).isTrue();
+			this.redis.node().command("REPLICAOF", "127.0.0.1", "1");
+			try {
+				assertThatExceptionOfType(RedisSystemException.class).isThrownBy(() -> books.evictIfPresent("k"));
+				Awaitility.await().atMost(BOUND).until(() -> {
+					books.get("k");
+					return tracking.isTracking() && hits(context) > 0;
+				});
+				long interruptions = tracking.interruptions();
+				long hits = hits(context);
+				for (int i = 0; i < 5; i++) {
+					assertThatExceptionOfType(RedisSystemException.class).isThrownBy(() -> books.evictIfPresent("k"))
+						.withRootCauseInstanceOf(RedisReadOnlyException.class);
+					books.put("k", "v2");
+				}
+				// the writes drop the key when sent and when refused; read again, it is
+				// kept again
+				Awaitility.await().atMost(BOUND).until(() -> {
+					assertThat(books.get("k", String.class)).isEqualTo("v1");
+					return hits(context) > hits;
+				});
+				assertThat(tracking.interruptions()).isEqualTo(interruptions);
+				assertThat(tracking.isTracking()).isTrue();
+			}
+			finally {
+				this.redis.node().command("REPLICAOF", "NO", "ONE");
+			}
 		});
 	}
 
