@@ -459,9 +459,9 @@ public final class InvalidationTracking implements AutoCloseable {
 	// A server without tracking, a user not allowed to track; not LOADING, BUSY or
 	// MASTERDOWN, which pass. Nor a prefix that overlaps one the connection tracks
 	// already: the prefixes sent never overlap each other (nonOverlapping), so that
-	// one comes from an earlier ON of the near cache's own that ran without the OFF
-	// sent before it (a fault campaign's Sentinel failover once made it so); the next
-	// attempt's OFF clears it.
+	// one is the near cache's own, from an earlier attempt whose ON ran between this
+	// one's OFF and ON (a loss of tracking lets a new attempt start while one is under
+	// way; a Sentinel fault campaign once saw it); the next attempt's OFF clears it.
 	static boolean isRefusal(@Nullable String message) {
 		return message != null && (message.startsWith("ERR") || message.startsWith("NOPERM"))
 				&& !message.contains("overlaps with an existing prefix");
