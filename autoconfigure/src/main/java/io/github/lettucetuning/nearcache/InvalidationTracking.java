@@ -237,13 +237,19 @@ public final class InvalidationTracking implements AutoCloseable {
 	}
 
 	/**
-	 * A write on {@link #writeConnection()} failed without Redis's answer (an error reply
-	 * means it never runs): Redis may still run it, and would not tell. Tracking is lost
-	 * and issued again at once on the same connection, and its reply comes after the
-	 * write, if the write runs at all.
+	 * A write on {@link #writeConnection()} failed. Without Redis's answer (a timeout, a
+	 * lost connection) Redis may still run it, and would not tell: tracking is lost and
+	 * issued again at once on the same connection, and its reply comes after the write,
+	 * if the write runs at all. A write Redis answered with an error ({@code READONLY}
+	 * from a demoted primary, {@code OOM}) never runs, and tracking stands: taking those
+	 * for lost tracking too emptied the memory and re-tracked on every write to a demoted
+	 * primary, 52 times in one Sentinel fault campaign.
+	 * @param failure how the write failed
 	 */
-	public void writeFailed() {
-		lostAndRetried();
+	public void writeFailed(Throwable failure) {
+		if (!(unwrap(failure) instanceof RedisCommandExecutionException)) {
+			lostAndRetried();
+		}
 	}
 
 	// Tracking is issued again by the next read, without waiting out the retry interval
@@ -442,7 +448,7 @@ public final class InvalidationTracking implements AutoCloseable {
 	// Guarded by lock. A refusal is for good (a server without tracking, a user not
 	// allowed to track); anything else is tried again on a read a second later.
 	private void refusedOrFailed(@Nullable Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
+		Throwable cause = unwrap(failure);
 		if (cause instanceof RedisCommandExecutionException refused && isRefusal(refused.getMessage())) {
 			unsupported("Redis refused CLIENT TRACKING: " + refused.getMessage());
 			TrackedNodes current = this.nodes;
@@ -454,6 +460,10 @@ public final class InvalidationTracking implements AutoCloseable {
 		else {
 			warnLocked(cause);
 		}
+	}
+
+	private static @Nullable Throwable unwrap(@Nullable Throwable failure) {
+		return (failure instanceof CompletionException) ? failure.getCause() : failure;
 	}
 
 	// A server without tracking, a user not allowed to track; not LOADING, BUSY or

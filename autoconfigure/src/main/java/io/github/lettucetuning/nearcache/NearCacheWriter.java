@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +23,6 @@ import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import com.github.benmanes.caffeine.cache.stats.StatsCounter;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -319,7 +317,7 @@ public final class NearCacheWriter implements RedisCacheWriter {
 	private void writeTracked(String name, byte[] key, Supplier<RedisFuture<?>> write, Runnable counted) {
 		writingKeyAsync(name, key, () -> write.get().toCompletableFuture()).whenComplete((reply, failure) -> {
 			if (failure != null) {
-				failedTracked(failure);
+				this.store.tracking().writeFailed(failure);
 			}
 			else {
 				counted.run();
@@ -335,23 +333,11 @@ public final class NearCacheWriter implements RedisCacheWriter {
 			removed = tracked.sync().del(key);
 		}
 		catch (RuntimeException ex) {
-			failedTracked(ex);
+			this.store.tracking().writeFailed(ex);
 			throw EXCEPTION_TRANSLATION.translate(ex);
 		}
 		this.statistics.incDeletes(name);
 		return removed != null && removed > 0;
-	}
-
-	// A write that failed without Redis's answer (a timeout, a lost connection) may still
-	// run later, unheard. One Redis answered with an error (READONLY from a demoted
-	// primary, OOM) never runs: tracking stands. Taking those for lost tracking too
-	// re-tracked and emptied the memory on every write to a demoted primary, 52 times in
-	// one Sentinel fault campaign.
-	private void failedTracked(Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
-		if (!(cause instanceof RedisCommandExecutionException)) {
-			this.store.tracking().writeFailed();
-		}
 	}
 
 	// As Spring Data's: a time to live only when positive, in milliseconds

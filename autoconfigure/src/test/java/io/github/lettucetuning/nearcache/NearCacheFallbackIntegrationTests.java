@@ -76,10 +76,9 @@ class NearCacheFallbackIntegrationTests {
 	}
 
 	// Replies captured from the server under test. A prefix that overlaps one the
-	// connection already tracks comes from an earlier ON of the near cache's own (a
-	// Sentinel
-	// failover in a fault campaign once made one run without the OFF before it), and
-	// taking it for a refusal bypassed the near cache for good.
+	// connection already tracks comes from an earlier attempt of the near cache's own
+	// (a Sentinel fault campaign once saw one after a failover), and taking it for a
+	// refusal bypassed the near cache for good.
 	@Test
 	void anOverlapWithPrefixesTheConnectionTracksAlreadyIsNoRefusal() {
 		RedisClient client = RedisClient.create(RedisURI.create(this.redis.host(), this.redis.port()));
